@@ -1,0 +1,148 @@
+"""The ``alias`` command line: a thin door onto the library (no logic of its own lives here)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from . import __version__
+from .tla.cfg import CfgError
+from .tla.specfiles import SpecError, SpecFiles
+from .tla.toolchain import ToolchainError
+
+
+class UserError(Exception):
+    """Bad input from the user: printed as one sentence, exit code 2."""
+
+
+def _tools(args: argparse.Namespace) -> Any:
+    from .tla.runner import TlaTools
+
+    return TlaTools(cache_dir=getattr(args, "cache_dir", None), use_cache=not getattr(args, "no_cache", False))
+
+
+# --------------------------------------------------------------------------- doctor
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Report which Java, jar, launcher and cache ALIAS uses; exit 0 only when SANY and TLC work."""
+    from .tla.runner import TlaTools
+    from .tla.specfiles import SpecFiles
+    from .tla.syntax import parse_module
+
+    rows: list[tuple[str, str]] = []
+    healthy = True
+    try:
+        tools = TlaTools(cache_dir=args.cache_dir, use_cache=False)
+    except ToolchainError as exc:
+        print(f"toolchain: {exc}")
+        return 1
+    java, jar = tools.toolchain.java, tools.toolchain.jar
+    rows += [
+        ("java", f"{java.path} (Java {java.version}, from {java.source})"),
+        ("tla2tools.jar", f"{jar.path} (TLC {jar.tlc_version}, from {jar.source}, sha256 {jar.sha256[:12]})"),
+        ("cfg keywords", "CHECK_DEADLOCK/ALIAS supported" if "ALIAS" in jar.cfg_keywords
+         else "old jar: CHECK_DEADLOCK FALSE becomes -deadlock; ALIAS/POSTCONDITION unsupported"),
+        ("launcher", f"{tools.launcher.kind}: {tools.launcher.note}"),
+        ("cache", str(tools.cache_dir)),
+    ]
+    probe = SpecFiles(
+        "AliasDoctor",
+        {"AliasDoctor": "---- MODULE AliasDoctor ----\nEXTENDS Naturals\nVARIABLE x\n"
+                        "Init == x = 0\nNext == x' = (x + 1) % 3\n====\n"},
+        "INIT Init\nNEXT Next\n",
+    )
+    sany = tools.sany(probe)
+    tlc = tools.tlc(probe, timeout=120)
+    healthy &= sany.ok and tlc.ok and tlc.distinct_states == 3
+    rows.append(("SANY", "ok" if sany.ok else f"FAILED: {sany.errors[:1]}"))
+    rows.append(("TLC", f"ok ({tlc.seconds:.2f} s, {tlc.launcher})" if tlc.ok and tlc.distinct_states == 3
+                 else f"FAILED: {tlc.explain()}"))
+    try:
+        syntax = parse_module(probe.modules["AliasDoctor"])
+        syntax_ok = syntax.name == "AliasDoctor" and not syntax.has_errors
+        rows.append(("tree-sitter-tlaplus", "ok" if syntax_ok else "FAILED: probe module misparsed"))
+        healthy &= syntax_ok
+    except Exception as exc:  # a broken grammar install must show here, not crash the doctor
+        rows.append(("tree-sitter-tlaplus", f"FAILED: {exc}"))
+        healthy = False
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name.ljust(width)}  {value}")
+    print("toolchain works" if healthy else "toolchain is broken")
+    return 0 if healthy else 1
+
+
+# --------------------------------------------------------------------------- check
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Strict SANY, then TLC, on one module; exit 0 only when both pass."""
+    spec = SpecFiles.from_path(args.module, args.cfg)
+    tools = _tools(args)
+    sany = tools.sany(spec)
+    tlc = None
+    if sany.ok:
+        if spec.cfg is None:
+            raise UserError(f"no cfg for {args.module}: pass --cfg or put {Path(args.module).with_suffix('.cfg').name} beside it")
+        tlc = tools.tlc(spec, timeout=args.timeout, workers=args.workers)
+    if args.json:
+        print(json.dumps({"parse": {"ok": sany.ok, "errors": [str(e) for e in sany.errors]},
+                          "tlc": tlc.to_dict() if tlc else None}))
+    else:
+        print("SANY: ok" if sany.ok else "SANY: FAILED")
+        for error in sany.errors:
+            print(f"  {error}")
+        if tlc is not None:
+            print(f"TLC: {tlc.explain()} ({tlc.seconds:.2f} s)")
+            if tlc.status != "ok":
+                for state in tlc.counterexample:
+                    print(f"  {state.index}: {state.action}")
+                    for line in state.text.strip().splitlines():
+                        print(f"     {line}")
+    return 0 if sany.ok and tlc is not None and tlc.ok else 1
+
+
+# --------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="alias", description="ALIAS: grade LLM-written TLA+ specs and test for memorization.")
+    parser.add_argument("--version", action="version", version=f"alias {__version__}")
+    parser.add_argument("--cache-dir", type=Path, default=None, help="run cache folder (default: ALIAS_CACHE_DIR or the user cache)")
+    parser.add_argument("--no-cache", action="store_true", help="run the tools even when a cached verdict exists")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    doctor = commands.add_parser("doctor", help="show the Java, jar, launcher and cache in use; exit 0 when they work")
+    doctor.set_defaults(handler=cmd_doctor)
+
+    check = commands.add_parser("check", help="strict SANY then TLC on one module")
+    check.add_argument("module", type=Path, help="the .tla module (modules it imports are read from beside it)")
+    check.add_argument("--cfg", type=Path, default=None, help="the cfg (default: MODULE.cfg beside the module)")
+    check.add_argument("--timeout", type=float, default=300.0, help="TLC time limit in seconds (default 300)")
+    check.add_argument("--workers", type=int, default=1, help="TLC worker threads (default 1)")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(handler=cmd_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``alias`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except (UserError, SpecError, CfgError, ToolchainError) as exc:
+        print(f"alias: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("alias: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""A content-addressed on-disk cache of tool runs (SANY, TLC, state-graph dumps).
+
+A key is the SHA-256 of a canonical JSON document naming everything a verdict depends on: the jar's
+hash, the flags, and the bytes of every module and cfg. Entries are JSON files written to a temporary
+name and moved into place with ``os.replace``, so a reader never sees half an entry and parallel
+processes (pytest-xdist workers, ``alias build --workers``) can share one cache without locks: two
+writers of one key write the same content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Mapping
+
+import platformdirs
+
+CACHE_SCHEMA = 1
+
+
+def default_cache_dir() -> Path:
+    """``ALIAS_CACHE_DIR`` when set, else the platform's user cache folder for ALIAS."""
+    override = os.environ.get("ALIAS_CACHE_DIR")
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_cache_dir("alias", appauthor=False))
+
+
+def cache_disabled() -> bool:
+    """``ALIAS_CACHE=off`` turns the run cache off (every check runs the tools)."""
+    return os.environ.get("ALIAS_CACHE", "").lower() in {"off", "0", "no", "false"}
+
+
+def content_key(kind: str, **parts: Any) -> str:
+    """The key of one run: a hash of ``kind`` and JSON-serialisable ``parts`` (file texts included)."""
+    document = json.dumps({"schema": CACHE_SCHEMA, "kind": kind, **parts}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(document.encode("utf-8")).hexdigest()
+
+
+def files_digest(files: Mapping[str, str]) -> dict[str, str]:
+    """Name → SHA-256 of the text, the form in which file contents enter a key."""
+    return {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in sorted(files.items())}
+
+
+class RunCache:
+    """Entries under ``root/runs/ab/abcdef….json``."""
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = Path(root) if root is not None else default_cache_dir()
+
+    def _path(self, key: str) -> Path:
+        return self.root / "runs" / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The stored entry, or None when absent or unreadable (a damaged entry is a miss)."""
+        try:
+            with self._path(key).open(encoding="utf-8") as handle:
+                entry = json.load(handle)
+        except (OSError, ValueError):
+            return None
+        return entry if isinstance(entry, dict) else None
+
+    def put(self, key: str, entry: Mapping[str, Any]) -> None:
+        """Store an entry atomically; a cache that cannot be written is skipped, never fatal."""
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    json.dump(entry, handle, ensure_ascii=False)
+                os.replace(temp, path)
+            except BaseException:
+                Path(temp).unlink(missing_ok=True)
+                raise
+        except OSError:
+            pass
+
+    def clear(self) -> int:
+        """Remove every entry; returns how many were removed."""
+        removed = 0
+        for path in (self.root / "runs").glob("*/*.json"):
+            path.unlink(missing_ok=True)
+            removed += 1
+        return removed

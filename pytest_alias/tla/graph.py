@@ -1,0 +1,226 @@
+"""TLC's reachable state graph, read from the file ``-dump dot`` writes.
+
+``java ... tlc2.TLC -dump dot[,actionlabels][,colorize] states Spec.tla``
+writes ``states.dot`` with one line per node and per edge::
+
+    8796673948286488350 [label="/\\\\ hr = 1\\n/\\\\ msg = <<\\"a\\">>",style = filled]
+    8796673948286488350 -> -1594878254348619331 [label="Next",color="black",fontcolor="black"];
+
+Node ids are TLC fingerprints (signed 64-bit, and different from run to run:
+they depend on TLC's randomly chosen fingerprint polynomial); a label is the
+state as TLC prints it, escaped for DOT; ``style = filled`` marks initial
+states; an edge label is the action name (empty without ``actionlabels``).
+``colorize`` adds a legend cluster whose nodes have non-numeric ids; those
+lines are ignored.  pydot cannot read these files, hence this small parser.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+
+from .values import Value, ValueParseError, parse_state, sort_key
+
+__all__ = ["StateGraph", "StateKey", "parse_dot", "read_dot"]
+
+StateKey = tuple[tuple[str, Value], ...]
+"""A state as a hashable value: ``(variable, value)`` pairs sorted by variable."""
+
+
+@dataclass(frozen=True, repr=False)
+class StateGraph:
+    """The states TLC found, the initial ones, and the steps between them.
+
+    ``states`` maps a state id (a TLC fingerprint, or a canonical index after
+    :meth:`project`) to the state's variable values.  ``actions`` maps an edge
+    to the action names TLC labelled it with (only with ``-dump
+    dot,actionlabels``; several actions can take the same step).  Self-loops
+    appear only where the spec itself has a step that changes nothing.
+    """
+
+    variables: tuple[str, ...]
+    states: Mapping[int, Mapping[str, Value]]
+    initial: frozenset[int]
+    edges: frozenset[tuple[int, int]]
+    actions: Mapping[tuple[int, int], frozenset[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # Freeze the mappings so the graph really is immutable.
+        frozen = {sid: MappingProxyType(dict(st)) for sid, st in self.states.items()}
+        object.__setattr__(self, "states", MappingProxyType(frozen))
+        object.__setattr__(self, "actions", MappingProxyType(dict(self.actions)))
+        object.__setattr__(self, "variables", tuple(self.variables))
+        object.__setattr__(self, "initial", frozenset(self.initial))
+        object.__setattr__(self, "edges", frozenset(self.edges))
+        names = set(self.variables)
+        for sid, st in frozen.items():
+            if set(st) != names:
+                raise ValueError(f"state {sid} has variables {sorted(st)}, expected {sorted(names)}")
+        unknown = set(self.initial).union(*self.edges) - set(frozen)
+        if unknown:
+            raise ValueError(f"ids without a state: {sorted(unknown)[:5]}")
+        if not set(self.actions) <= self.edges:
+            raise ValueError("actions name edges that are not in the graph")
+
+    def __repr__(self) -> str:
+        return (
+            f"StateGraph(variables={self.variables!r}, states={len(self.states)}, "
+            f"initial={len(self.initial)}, edges={len(self.edges)})"
+        )
+
+    def __len__(self) -> int:
+        """The number of distinct states (TLC's "distinct states found")."""
+        return len(self.states)
+
+    def __contains__(self, state_id: object) -> bool:
+        return state_id in self.states
+
+    @cached_property
+    def _successors(self) -> Mapping[int, frozenset[int]]:
+        succ: dict[int, set[int]] = {sid: set() for sid in self.states}
+        for src, dst in self.edges:
+            succ[src].add(dst)
+        return {sid: frozenset(s) for sid, s in succ.items()}
+
+    @cached_property
+    def _predecessors(self) -> Mapping[int, frozenset[int]]:
+        pred: dict[int, set[int]] = {sid: set() for sid in self.states}
+        for src, dst in self.edges:
+            pred[dst].add(src)
+        return {sid: frozenset(s) for sid, s in pred.items()}
+
+    def successors(self, state_id: int) -> frozenset[int]:
+        """Ids of the states one step after ``state_id``."""
+        return self._successors[state_id]
+
+    def predecessors(self, state_id: int) -> frozenset[int]:
+        """Ids of the states one step before ``state_id``."""
+        return self._predecessors[state_id]
+
+    def terminal(self) -> frozenset[int]:
+        """States with no successor at all (TLC reports these as deadlocks)."""
+        return frozenset(sid for sid, succ in self._successors.items() if not succ)
+
+    def state_key(self, state_id: int) -> StateKey:
+        """The state ``state_id`` as a hashable, id-independent key."""
+        st = self.states[state_id]
+        return tuple((name, st[name]) for name in sorted(st))
+
+    def canonical_states(self) -> frozenset[StateKey]:
+        """All states as id-independent keys (comparable across TLC runs and specs)."""
+        return frozenset(self.state_key(sid) for sid in self.states)
+
+    def state_values(self, variable: str) -> frozenset[Value]:
+        """Every value ``variable`` takes in some reachable state."""
+        if variable not in self.variables:
+            raise KeyError(variable)
+        return frozenset(st[variable] for st in self.states.values())
+
+    def project(self, variables: Iterable[str], *, stuttering: bool = True) -> StateGraph:
+        """The graph as seen through ``variables`` only.
+
+        States that agree on ``variables`` merge into one, edges follow, and
+        the result gets canonical ids: 0, 1, ... in :func:`sort_key` order of
+        the projected states, with ``variables`` sorted by name.  So two
+        specs, or two TLC runs, with the same observable behaviour give
+        *equal* graphs.  A step that changes none of ``variables`` becomes a
+        self-loop, dropped when ``stuttering`` is false (TLA+ behaviours are
+        insensitive to stuttering).
+        """
+        names = tuple(sorted(set(variables)))
+        missing = set(names) - set(self.variables)
+        if missing:
+            raise KeyError(f"no such variables: {sorted(missing)}")
+        keys = {sid: tuple((n, st[n]) for n in names) for sid, st in self.states.items()}
+        order = sorted(set(keys.values()), key=lambda k: tuple(sort_key(v) for _, v in k))
+        new_id = {key: i for i, key in enumerate(order)}
+        remap = {sid: new_id[key] for sid, key in keys.items()}
+
+        edges = {(remap[a], remap[b]) for a, b in self.edges}
+        if not stuttering:
+            edges = {(a, b) for a, b in edges if a != b}
+        actions: dict[tuple[int, int], set[str]] = {}
+        for (a, b), labels in self.actions.items():
+            edge = (remap[a], remap[b])
+            if edge in edges:
+                actions.setdefault(edge, set()).update(labels)
+        return StateGraph(
+            variables=names,
+            states={new_id[key]: dict(key) for key in order},
+            initial=frozenset(remap[s] for s in self.initial),
+            edges=frozenset(edges),
+            actions={e: frozenset(labels) for e, labels in actions.items()},
+        )
+
+    def canonical(self) -> StateGraph:
+        """This graph with canonical ids (see :meth:`project`), nothing merged."""
+        return self.project(self.variables)
+
+
+_LABEL = r'"((?:[^"\\]|\\.)*)"'
+# Only numeric ids: the legend ``colorize`` adds has action names as node ids.
+_NODE = re.compile(r"^[ \t]*(-?\d+)[ \t]*\[[ \t]*label=" + _LABEL + r"([^\]\n]*)\]", re.M | re.S)
+_EDGE = re.compile(r"^[ \t]*(-?\d+)[ \t]*->[ \t]*(-?\d+)[ \t]*\[[ \t]*label=" + _LABEL, re.M | re.S)
+_FILLED = re.compile(r'style\s*=\s*"?filled')
+
+
+def _unescape(label: str) -> str:
+    """Undo DOT string escaping as TLC applies it (``\\\\``, ``\\"`` and ``\\n``)."""
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), label, flags=re.S)
+
+
+def parse_dot(text: str) -> StateGraph:
+    """Parse the text of a ``states.dot`` written by TLC's ``-dump dot``.
+
+    A partial file (TLC stopped or was killed mid-run) gives the graph
+    written so far: a node line cut short is skipped, and so is an edge to or
+    from a state whose node line is missing.  Variables are listed in the
+    order TLC prints them, which is not the declaration order.
+    """
+    states: dict[int, dict[str, Value]] = {}
+    labels: dict[int, str] = {}
+    initial: set[int] = set()
+    for m in _NODE.finditer(text):
+        sid, label = int(m.group(1)), m.group(2)
+        if sid in labels:
+            if labels[sid] != label:
+                raise ValueError(f"state {sid} appears with two different labels")
+        else:
+            labels[sid] = label
+            try:
+                states[sid] = parse_state(_unescape(label))
+            except ValueParseError as exc:
+                raise ValueParseError(f"in state {sid}: {exc.message}", exc.text, exc.pos) from None
+        if _FILLED.search(m.group(3)):
+            initial.add(sid)
+
+    edges: set[tuple[int, int]] = set()
+    actions: dict[tuple[int, int], set[str]] = {}
+    for m in _EDGE.finditer(text):
+        edge = (int(m.group(1)), int(m.group(2)))
+        if edge[0] not in states or edge[1] not in states:
+            continue  # cut-off dump: the target's node line was never written
+        edges.add(edge)
+        action = _unescape(m.group(3))
+        if action:
+            actions.setdefault(edge, set()).add(action)
+
+    variables: tuple[str, ...] = tuple(next(iter(states.values()), {}))
+    return StateGraph(
+        variables=variables,
+        states=states,
+        initial=frozenset(initial),
+        edges=frozenset(edges),
+        actions={e: frozenset(a) for e, a in actions.items()},
+    )
+
+
+def read_dot(path: str | os.PathLike[str]) -> StateGraph:
+    """Read and parse a ``states.dot`` file written by TLC's ``-dump dot``."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        return parse_dot(fh.read())
+

@@ -1,0 +1,137 @@
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A long-lived JVM that runs one SANY or TLC check per request, each in a fresh class loader.
+ *
+ * <p>Starting a JVM and loading tla2tools.jar costs most of a small TLC check; this server pays it once.
+ * TLC keeps its configuration in static fields, so every request loads tla2tools.jar again in a new
+ * {@link URLClassLoader}: statics start fresh, and classes from earlier runs are garbage-collected.
+ *
+ * <p>Protocol (one request at a time, fields separated by TAB, UTF-8 lines):
+ * <pre>
+ *   request:  tool TAB outputFile TAB tmpDir TAB arg1 TAB arg2 ...   (tool is "tlc" or "sany")
+ *   reply:    "ALIAS-DONE" TAB exitCode          (after outputFile is closed)
+ * </pre>
+ * The Python side owns timeouts: it kills this process group and starts a new server.
+ * No compile-time dependency on tla2tools.jar: everything is reached by reflection.
+ */
+public final class AliasToolServer {
+    private AliasToolServer() {}
+
+    public static void main(String[] argv) throws Exception {
+        URL jar = new File(argv[0]).toURI().toURL();
+        PrintStream reply = new PrintStream(new FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
+        BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        reply.println("ALIAS-READY");
+        String line;
+        while ((line = requests.readLine()) != null) {
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] fields = line.split("\t", -1);
+            String[] args = new String[fields.length - 3];
+            System.arraycopy(fields, 3, args, 0, args.length);
+            int code = runOne(jar, fields[0], fields[1], fields[2], args);
+            reply.println("ALIAS-DONE\t" + code);
+        }
+        // TLC may leave non-daemon threads behind; the server ends when its input does.
+        System.exit(0);
+    }
+
+    private static int runOne(URL jar, String tool, String outputFile, String tmpDir, String[] args) {
+        PrintStream savedOut = System.out;
+        PrintStream savedErr = System.err;
+        String savedTmp = System.getProperty("java.io.tmpdir");
+        int code;
+        try (PrintStream output = new PrintStream(new FileOutputStream(outputFile), true, "UTF-8");
+             URLClassLoader loader = new URLClassLoader(new URL[] {jar}, ClassLoader.getPlatformClassLoader())) {
+            System.setOut(output);
+            System.setErr(output);
+            // TLC unpacks the standard modules into java.io.tmpdir: each run gets its own.
+            System.setProperty("java.io.tmpdir", tmpDir);
+            Thread.currentThread().setContextClassLoader(loader);
+            try {
+                code = "sany".equals(tool) ? runSany(loader, args) : runTlc(loader, args);
+            } catch (InvocationTargetException e) {
+                e.getCause().printStackTrace(output);
+                code = 150;
+            } catch (Throwable e) {
+                e.printStackTrace(output);
+                code = 150;
+            }
+            output.flush();
+        } catch (Exception e) {
+            e.printStackTrace(savedErr);
+            code = 150;
+        } finally {
+            System.setOut(savedOut);
+            System.setErr(savedErr);
+            System.setProperty("java.io.tmpdir", savedTmp);
+            Thread.currentThread().setContextClassLoader(AliasToolServer.class.getClassLoader());
+        }
+        return code;
+    }
+
+    /** What {@code tlc2.TLC.main} does, without {@code System.exit}. */
+    private static int runTlc(ClassLoader loader, String[] args) throws Exception {
+        Class<?> tlcClass = Class.forName("tlc2.TLC", true, loader);
+        Object tlc = tlcClass.getConstructor().newInstance();
+        boolean ok = (Boolean) tlcClass.getMethod("handleParameters", String[].class).invoke(tlc, (Object) args);
+        if (!ok) {
+            return 1;
+        }
+        String mainFile = (String) tlcClass.getMethod("getMainFile").invoke(tlc);
+        Object resolver = newResolver(loader, parentDir(mainFile));
+        Class<?> resolverType = Class.forName("util.FilenameToStream", true, loader);
+        tlcClass.getMethod("setResolver", resolverType).invoke(tlc, resolver);
+        int errorCode = (Integer) tlcClass.getMethod("process").invoke(tlc);
+        try {
+            Class<?> exitStatus = Class.forName("tlc2.output.EC$ExitStatus", true, loader);
+            return (Integer) exitStatus.getMethod("errorConstantToExitStatus", int.class).invoke(null, errorCode);
+        } catch (ClassNotFoundException | NoSuchMethodException e) {
+            return errorCode;
+        }
+    }
+
+    /** What {@code tla2sany.SANY.main} does for one file, without {@code System.exit}. */
+    private static int runSany(ClassLoader loader, String[] args) throws Exception {
+        String file = args[args.length - 1];
+        Object resolver = newResolver(loader, parentDir(file));
+        Class<?> resolverType = Class.forName("util.FilenameToStream", true, loader);
+        Class<?> specClass = Class.forName("tla2sany.modanalyzer.SpecObj", true, loader);
+        Constructor<?> newSpec = specClass.getConstructor(String.class, resolverType);
+        Object spec = newSpec.newInstance(file, resolver);
+        Class<?> sany = Class.forName("tla2sany.drivers.SANY", true, loader);
+        Method frontEnd = sany.getMethod("frontEndMain", specClass, String.class, PrintStream.class);
+        try {
+            return (Integer) frontEnd.invoke(null, spec, file, System.out);
+        } catch (InvocationTargetException e) {
+            // FrontEndException: SANY prints it and exits 1.
+            System.out.println(e.getCause());
+            return 1;
+        }
+    }
+
+    private static Object newResolver(ClassLoader loader, String dir) throws Exception {
+        Class<?> simple = Class.forName("util.SimpleFilenameToStream", true, loader);
+        if (dir == null || dir.isEmpty()) {
+            return simple.getConstructor().newInstance();
+        }
+        return simple.getConstructor(String.class).newInstance(dir);
+    }
+
+    private static String parentDir(String path) {
+        File parent = new File(path).getAbsoluteFile().getParentFile();
+        return parent == null ? null : parent.getPath() + File.separator;
+    }
+}

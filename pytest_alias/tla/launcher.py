@@ -1,0 +1,319 @@
+"""Run SANY or TLC on the JVM: in a long-lived tool server, or in a fresh JVM per run.
+
+Launch cost dominates small checks: a fresh JVM costs ~0.7 s for a spec TLC explores in
+milliseconds. The tool server (``java/AliasToolServer.java``, built here with ``javac`` into the
+cache) stays up and runs each check in a fresh class loader, so TLC's static state starts clean.
+Where no ``javac`` exists the fresh-JVM path runs instead, sped up by a dynamic AppCDS archive kept
+in the cache. ``ALIAS_LAUNCHER=fresh|server|auto`` forces a choice (``auto`` is the default).
+
+Isolation is the same on both paths: every run has its own working directory and its own
+``java.io.tmpdir`` (TLC unpacks its standard modules there), output is captured per run, and a
+timeout kills the JVM's whole process group (a server is then replaced by a new one).
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .toolchain import Toolchain
+
+Tool = Literal["sany", "tlc"]
+MAIN_CLASS = {"sany": "tla2sany.SANY", "tlc": "tlc2.TLC"}
+SERVER_SOURCE = Path(__file__).with_name("java") / "AliasToolServer.java"
+SERVER_CLASS = "AliasToolServer"
+#: Replace a server after this many runs, bounding what leaked threads or classes can hold.
+SERVER_MAX_RUNS = 200
+DEFAULT_HEAP = "2g"
+
+
+@dataclass(frozen=True)
+class ToolRun:
+    """What one SANY or TLC process did: exit code (None on timeout), merged output, wall time."""
+
+    exit_code: int | None
+    output: str
+    seconds: float
+    timed_out: bool = False
+    launcher: str = "fresh"
+
+
+def heap_cap() -> str:
+    """The JVM heap cap (``-Xmx``): ``ALIAS_JAVA_HEAP`` or 2g."""
+    return os.environ.get("ALIAS_JAVA_HEAP", DEFAULT_HEAP)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+def _jvm_flags() -> list[str]:
+    # Parallel GC as TLC recommends; -Xlog:disable keeps JVM warnings out of TLC's parsed output.
+    return [f"-Xmx{heap_cap()}", "-XX:+UseParallelGC", "-Xlog:disable", "-Xlog:all=off"]
+
+
+# --------------------------------------------------------------------------- fresh JVM
+
+
+def _cds_flags(toolchain: Toolchain, cache_root: Path) -> tuple[list[str], Path | None]:
+    """AppCDS flags for a fresh JVM, and a temp archive to move into place after the run (Java < 19)."""
+    tag = hashlib.sha256(f"{toolchain.java.path}|{toolchain.java.version}|{toolchain.jar.sha256}".encode()).hexdigest()
+    archive = cache_root / "cds" / f"{tag[:24]}.jsa"
+    try:
+        archive.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return [], None
+    if toolchain.java.major >= 19:
+        return ["-XX:+AutoCreateSharedArchive", f"-XX:SharedArchiveFile={archive}"], None
+    if archive.is_file():
+        return [f"-XX:SharedArchiveFile={archive}"], None
+    pending = archive.with_name(f"{archive.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
+    return [f"-XX:ArchiveClassesAtExit={pending}"], pending
+
+
+def run_fresh(
+    toolchain: Toolchain, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float, cache_root: Path
+) -> ToolRun:
+    """Run one tool in a new JVM whose working directory is ``workdir``."""
+    cds, pending = _cds_flags(toolchain, cache_root)
+    command = [
+        str(toolchain.java.path),
+        *_jvm_flags(),
+        *cds,
+        f"-Djava.io.tmpdir={tmpdir}",
+        "-cp",
+        str(toolchain.jar.path),
+        MAIN_CLASS[tool],
+        *args,
+    ]
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        output = proc.stdout.read() if proc.stdout else b""
+        return ToolRun(None, output.decode("utf-8", "replace"), time.perf_counter() - start, True, "fresh")
+    if pending is not None:
+        try:
+            os.replace(pending, pending.with_name(pending.name.split(".")[0] + ".jsa"))
+        except OSError:
+            pending.unlink(missing_ok=True)
+    return ToolRun(proc.returncode, output.decode("utf-8", "replace"), time.perf_counter() - start, False, "fresh")
+
+
+# --------------------------------------------------------------------------- tool server
+
+
+def build_server(toolchain: Toolchain, cache_root: Path) -> tuple[Path | None, str]:
+    """Compile the tool server into the cache (once per source and javac); returns (class dir, note)."""
+    javac = toolchain.java.javac()
+    if javac is None:
+        return None, "no javac found (fresh JVM per run)"
+    source = SERVER_SOURCE.read_bytes()
+    tag = hashlib.sha256(source + str(javac).encode()).hexdigest()[:24]
+    target = cache_root / "server" / tag
+    if (target / f"{SERVER_CLASS}.class").is_file():
+        return target, f"built with {javac}"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=".build-"))
+    except OSError as exc:
+        return None, f"cache not writable ({exc})"
+    try:
+        proc = subprocess.run(
+            [str(javac), "--release", "11", "-nowarn", "-d", str(staging), str(SERVER_SOURCE)],
+            capture_output=True, text=True, timeout=120,
+        )
+        if proc.returncode != 0:
+            return None, f"javac failed: {(proc.stderr or proc.stdout).strip().splitlines()[:1]}"
+        try:
+            os.replace(staging, target)
+        except OSError:
+            pass  # another process finished first: its build is identical
+        return target, f"built with {javac}"
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"javac failed ({exc})"
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+class ServerDied(RuntimeError):
+    """The server exited mid-request (TLC called System.exit, or the JVM crashed)."""
+
+
+class ToolServer:
+    """One long-lived JVM running checks one at a time."""
+
+    def __init__(self, toolchain: Toolchain, class_dir: Path, startup_timeout: float = 60.0) -> None:
+        self.owner_pid = os.getpid()
+        self.runs = 0
+        self._buffer = b""
+        command = [
+            str(toolchain.java.path), *_jvm_flags(), "-cp", str(class_dir), SERVER_CLASS, str(toolchain.jar.path),
+        ]
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        if self._read_line(time.monotonic() + startup_timeout) != "ALIAS-READY":
+            self.kill()
+            raise ServerDied("the tool server did not start")
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def _read_line(self, deadline: float) -> str | None:
+        """The next line from the server, or None at the deadline; raises ServerDied on EOF."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self._buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], remaining)
+            if not ready:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise ServerDied("the tool server exited")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+    def run(self, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float) -> ToolRun:
+        """Run one check; paths in ``args`` must be absolute (the server's cwd is not ``workdir``)."""
+        assert self.proc.stdin is not None
+        output_file = workdir.parent / f"{tool}-output.txt"
+        fields = [tool, str(output_file), str(tmpdir), *args]
+        if any("\t" in field or "\n" in field for field in fields):
+            raise ValueError("tool arguments must not contain tabs or newlines")
+        self.runs += 1
+        start = time.perf_counter()
+        try:
+            self.proc.stdin.write(("\t".join(fields) + "\n").encode("utf-8"))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise ServerDied("the tool server exited") from None
+        line = self._read_line(time.monotonic() + timeout)
+        seconds = time.perf_counter() - start
+        output = output_file.read_text("utf-8", "replace") if output_file.exists() else ""
+        if line is None:
+            self.kill()
+            return ToolRun(None, output, seconds, True, "server")
+        if not line.startswith("ALIAS-DONE\t"):
+            self.kill()
+            raise ServerDied(f"unexpected reply from the tool server: {line[:80]!r}")
+        return ToolRun(int(line.split("\t")[1]), output, seconds, False, "server")
+
+    def kill(self) -> None:
+        _kill_group(self.proc)
+
+    def close(self) -> None:
+        """Ask the server to stop (end of input), then make sure it has."""
+        try:
+            if self.proc.stdin:
+                self.proc.stdin.close()
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.kill()
+
+
+class Launcher:
+    """Chooses and runs the fastest launch path that works; shared per process (see ``get_launcher``)."""
+
+    def __init__(self, toolchain: Toolchain, cache_root: Path, mode: str | None = None) -> None:
+        self.toolchain = toolchain
+        self.cache_root = cache_root
+        self.mode = (mode or os.environ.get("ALIAS_LAUNCHER", "auto")).lower()
+        if self.mode not in {"auto", "server", "fresh"}:
+            raise ValueError(f"ALIAS_LAUNCHER must be auto, server or fresh, not {self.mode!r}")
+        self._lock = threading.Lock()
+        self._idle: list[ToolServer] = []
+        self._class_dir: Path | None = None
+        self.note = "fresh JVM per run (ALIAS_LAUNCHER=fresh)"
+        if self.mode != "fresh":
+            self._class_dir, self.note = build_server(toolchain, cache_root)
+            if self._class_dir is None and self.mode == "server":
+                raise RuntimeError(f"ALIAS_LAUNCHER=server but the tool server cannot be built: {self.note}")
+
+    @property
+    def kind(self) -> str:
+        """``server`` when checks run in the long-lived JVM, else ``fresh``."""
+        return "server" if self._class_dir is not None else "fresh"
+
+    def _take_server(self) -> ToolServer:
+        with self._lock:
+            while self._idle:
+                server = self._idle.pop()
+                if server.alive and server.owner_pid == os.getpid():
+                    return server
+        assert self._class_dir is not None
+        return ToolServer(self.toolchain, self._class_dir)
+
+    def _give_back(self, server: ToolServer) -> None:
+        if not server.alive:
+            return
+        if server.runs >= SERVER_MAX_RUNS:
+            server.close()
+            return
+        with self._lock:
+            self._idle.append(server)
+
+    def run(self, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float) -> ToolRun:
+        """Run SANY or TLC with ``args`` (absolute paths) in ``workdir`` with its own ``tmpdir``."""
+        if self._class_dir is not None:
+            try:
+                server = self._take_server()
+                try:
+                    return server.run(tool, args, workdir, tmpdir, timeout)
+                finally:
+                    self._give_back(server)
+            except ServerDied:
+                pass  # e.g. a System.exit inside TLC: this run repeats in a fresh JVM
+        return run_fresh(self.toolchain, tool, args, workdir, tmpdir, timeout, self.cache_root)
+
+    def close(self) -> None:
+        with self._lock:
+            servers, self._idle = self._idle, []
+        for server in servers:
+            server.close()
+
+
+_launchers: dict[tuple[str, str, str, str], Launcher] = {}
+_launchers_lock = threading.Lock()
+
+
+def get_launcher(toolchain: Toolchain, cache_root: Path, mode: str | None = None) -> Launcher:
+    """The process-wide launcher for a toolchain and cache (servers are reused across checks)."""
+    key = (str(toolchain.java.path), toolchain.jar.sha256, str(cache_root), mode or os.environ.get("ALIAS_LAUNCHER", "auto"))
+    with _launchers_lock:
+        launcher = _launchers.get(key)
+        if launcher is None:
+            launcher = _launchers[key] = Launcher(toolchain, cache_root, mode)
+        return launcher
+
+
+@atexit.register
+def _close_launchers() -> None:
+    for launcher in list(_launchers.values()):
+        launcher.close()

@@ -1,0 +1,193 @@
+"""Run SANY and TLC on a ``SpecFiles``: cache lookup, staging, launch, classification.
+
+``TlaTools`` is the one entry point the rest of ALIAS uses::
+
+    tools = TlaTools()
+    tools.sany(spec)                          # -> SanyResult (strict)
+    tools.tlc(spec, timeout=300)              # -> TlcResult
+    tools.state_graph(spec)                   # -> (TlcResult, StateGraph | None)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest
+from .cfg import CfgError, adapt_for_tlc, parse_cfg, render_cfg
+from .graph import StateGraph, parse_dot
+from .launcher import Launcher, ToolRun, get_launcher
+from .sany import SanyResult, parse_sany_output
+from .specfiles import SpecFiles, Staged, stage
+from .tlc import TlcResult, classify
+from .toolchain import Toolchain, find_toolchain
+
+DEFAULT_TLC_TIMEOUT = 300.0
+DEFAULT_SANY_TIMEOUT = 60.0
+#: Fixed fingerprint polynomial and seed: the same spec gives the same run.
+PINNED_FLAGS = ("-fp", "0", "-seed", "0")
+
+
+def prepare_cfg(cfg_text: str, supported: frozenset[str]) -> tuple[str, list[str]]:
+    """The cfg text the jar accepts, plus TLC flags standing in for keywords it lacks.
+
+    Raises ``CfgError`` when the cfg is malformed or needs a keyword this jar cannot run.
+    """
+    cfg = parse_cfg(cfg_text)
+    adapted, flags = adapt_for_tlc(cfg, supported)
+    # Keep the author's text when nothing had to change: TLC reads exactly what was written.
+    return (cfg_text if adapted == cfg else render_cfg(adapted)), list(flags)
+
+
+class TlaTools:
+    """SANY and TLC with one toolchain, one run cache and one launcher."""
+
+    def __init__(
+        self,
+        toolchain: Toolchain | None = None,
+        cache_dir: Path | str | None = None,
+        *,
+        use_cache: bool | None = None,
+        launcher: str | None = None,
+    ) -> None:
+        self.toolchain = toolchain or find_toolchain()
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        self.cache = RunCache(self.cache_dir)
+        self.use_cache = (not cache_disabled()) if use_cache is None else use_cache
+        self._launcher_mode = launcher
+
+    @functools.cached_property
+    def launcher(self) -> Launcher:
+        return get_launcher(self.toolchain, self.cache_dir, self._launcher_mode)
+
+    # ------------------------------------------------------------------ shared plumbing
+
+    def _cached(self, key: str) -> dict[str, Any] | None:
+        return self.cache.get(key) if self.use_cache else None
+
+    def _store(self, key: str, run: ToolRun, extra: dict[str, Any] | None = None) -> None:
+        # A timeout depends on the machine's speed, not only on the inputs: never cache it.
+        if self.use_cache and not run.timed_out:
+            self.cache.put(
+                key,
+                {"exit_code": run.exit_code, "output": run.output, "seconds": run.seconds, "launcher": run.launcher,
+                 **(extra or {})},
+            )
+
+    # ------------------------------------------------------------------ SANY
+
+    def sany(self, spec: SpecFiles, *, timeout: float = DEFAULT_SANY_TIMEOUT) -> SanyResult:
+        """Strict SANY on ``spec.main`` (imported modules staged beside it)."""
+        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=files_digest(spec.modules))
+        entry = self._cached(key)
+        if entry is not None:
+            ok, errors = parse_sany_output(entry["output"], entry["exit_code"], spec.main)
+            return SanyResult(ok, entry["exit_code"], errors, entry["output"], entry["seconds"], False, True)
+        with stage(spec) as staged:
+            run = _unstaged(self.launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir, timeout), staged)
+        self._store(key, run)
+        if run.timed_out:
+            from .sany import SanyError
+
+            error = SanyError("fatal", f"SANY ran past its {timeout:g} s limit")
+            return SanyResult(False, None, (error,), run.output, run.seconds, True)
+        ok, errors = parse_sany_output(run.output, run.exit_code, spec.main)
+        return SanyResult(ok, run.exit_code, errors, run.output, run.seconds)
+
+    # ------------------------------------------------------------------ TLC
+
+    def tlc(
+        self,
+        spec: SpecFiles,
+        *,
+        workers: int = 1,
+        deadlock: bool = True,
+        timeout: float = DEFAULT_TLC_TIMEOUT,
+        dump_graph: bool = False,
+        flags: Sequence[str] = (),
+    ) -> TlcResult:
+        """Model-check ``spec`` with its cfg. ``deadlock=False`` turns deadlock checking off."""
+        result, _ = self._tlc(spec, workers=workers, deadlock=deadlock, timeout=timeout, dump_graph=dump_graph,
+                              flags=flags)
+        return result
+
+    def state_graph(
+        self, spec: SpecFiles, *, workers: int = 1, deadlock: bool = True, timeout: float = DEFAULT_TLC_TIMEOUT
+    ) -> tuple[TlcResult, StateGraph | None]:
+        """Run TLC with ``-dump dot`` and return its verdict and the reachable state graph (None if absent)."""
+        result, dot = self._tlc(spec, workers=workers, deadlock=deadlock, timeout=timeout, dump_graph=True, flags=())
+        return result, (parse_dot(dot) if dot else None)
+
+    def _tlc(
+        self, spec: SpecFiles, *, workers: int, deadlock: bool, timeout: float, dump_graph: bool, flags: Sequence[str]
+    ) -> tuple[TlcResult, str | None]:
+        if spec.cfg is None:
+            return _failed("config_error", f"module {spec.main} has no cfg to model-check with"), None
+        try:
+            cfg_text, cfg_flags = prepare_cfg(spec.cfg, self.toolchain.jar.cfg_keywords)
+        except CfgError as exc:
+            return _failed("config_error", f"cfg: {exc}"), None
+        tlc_flags = ["-workers", str(workers), *PINNED_FLAGS, *cfg_flags, *flags]
+        if not deadlock and "-deadlock" not in tlc_flags:
+            tlc_flags.append("-deadlock")
+        files = dict(spec.modules)
+        key = content_key(
+            "tlc", jar=self.toolchain.identity, main=spec.main, files=files_digest(files),
+            cfg=files_digest({"cfg": cfg_text}), flags=tlc_flags, graph=dump_graph, timeout=timeout,
+        )
+        entry = self._cached(key)
+        if entry is not None:
+            result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],
+                              launcher=entry["launcher"], cached=True, flags=tuple(tlc_flags))
+            return result, entry.get("dot")
+        with stage(spec, cfg_text) as staged:
+            assert staged.cfg is not None
+            # The cfg is staged as MAIN.cfg beside MAIN.tla, where every TLC version looks by default
+            # (TLC 2.15 mishandles an absolute -config path).
+            args = ["-tool", *tlc_flags]
+            dot_base = staged.root / "states"
+            if dump_graph:
+                args += ["-dump", "dot", str(dot_base)]
+            args.append(str(staged.main))
+            run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout), staged)
+            dot_file = dot_base.with_suffix(".dot")
+            dot = dot_file.read_text("utf-8", "replace") if dump_graph and dot_file.is_file() else None
+        self._store(key, run, {"dot": dot})
+        result = classify(run.output, run.exit_code, run.timed_out, run.seconds, launcher=run.launcher,
+                          flags=tuple(tlc_flags))
+        return result, dot
+
+
+def _unstaged(run: ToolRun, staged: Staged) -> ToolRun:
+    """The run with staging paths removed from its output, so messages and cache entries are stable."""
+    output = run.output.replace(f"{staged.workdir}{os.sep}", "").replace(f"{staged.tmpdir}{os.sep}", "")
+    return dataclasses.replace(run, output=output)
+
+
+def _failed(status: str, message: str) -> TlcResult:
+    """A verdict reached without running TLC (no cfg, a cfg this jar cannot run)."""
+    return TlcResult(status=status, violated=None, counterexample=(), distinct_states=None,  # type: ignore[arg-type]
+                     states_generated=None, depth=None, seconds=0.0, output="", message=message)
+
+
+_default: TlaTools | None = None
+
+
+def default_tools() -> TlaTools:
+    """A process-wide ``TlaTools`` with the default toolchain and cache (created on first use)."""
+    global _default
+    if _default is None or _default_pid != os.getpid():
+        _set_default(TlaTools())
+    assert _default is not None
+    return _default
+
+
+_default_pid = -1
+
+
+def _set_default(tools: TlaTools) -> None:
+    global _default, _default_pid
+    _default, _default_pid = tools, os.getpid()

@@ -1,0 +1,167 @@
+"""A specification as data: the main module, the modules it imports, and an optional cfg.
+
+Tools never run on a user's folder: ``stage`` writes these texts into a fresh temporary directory
+(``work/`` for the modules and cfg, ``tmp/`` for the JVM's ``java.io.tmpdir``) and removes it after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator, Mapping
+
+IDENTIFIER = re.compile(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*")
+_HEADER = re.compile(r"^\s*-{4,}\s*MODULE\s+(\S+)\s*-{4,}", re.M)
+_LINE_COMMENT = re.compile(r"\\\*[^\n]*")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_EXTENDS = re.compile(r"\bEXTENDS\s+(\w+(?:\s*,\s*\w+)*)")
+_INSTANCE = re.compile(r"\bINSTANCE\s+(\w+)")
+_WORD = re.compile(r"\w+")
+
+
+class SpecError(ValueError):
+    """A module or cfg file that cannot be used as given; the message is one plain sentence."""
+
+
+def _strip_block_comments(text: str) -> str:
+    """Remove ``(* ... *)`` comments, which nest in TLA+."""
+    out: list[str] = []
+    depth = 0
+    i = 0
+    while i < len(text):
+        pair = text[i : i + 2]
+        if pair == "(*":
+            depth += 1
+            i += 2
+        elif pair == "*)" and depth:
+            depth -= 1
+            i += 2
+        else:
+            if not depth:
+                out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def strip_comments(text: str) -> str:
+    """TLA+ text without comments (string literals are kept intact)."""
+    text = _strip_block_comments(text)
+    return _LINE_COMMENT.sub("", text)
+
+
+def module_header_name(text: str) -> str | None:
+    """The name in the first ``---- MODULE Name ----`` header, or None when there is none."""
+    match = _HEADER.search(text)
+    return match.group(1) if match else None
+
+
+def imported_modules(text: str) -> list[str]:
+    """Names the module EXTENDS or INSTANCEs (standard modules included), in order of appearance."""
+    code = _STRING.sub('""', strip_comments(text))
+    names: list[str] = []
+    for match in _EXTENDS.finditer(code):
+        names.extend(_WORD.findall(match.group(1)))
+    names.extend(match.group(1) for match in _INSTANCE.finditer(code))
+    seen: set[str] = set()
+    return [name for name in names if not (name in seen or seen.add(name))]
+
+
+@dataclass(frozen=True)
+class SpecFiles:
+    """Module texts by name (``main`` among them) and the cfg text, if any."""
+
+    main: str
+    modules: Mapping[str, str] = field(hash=False)
+    cfg: str | None = None
+
+    def __post_init__(self) -> None:
+        if not IDENTIFIER.fullmatch(self.main):
+            raise SpecError(f"module name {self.main!r} is not a TLA+ identifier")
+        if self.main not in self.modules:
+            raise SpecError(f"module {self.main} is missing from the spec's modules")
+        for name in self.modules:
+            if not IDENTIFIER.fullmatch(name):
+                raise SpecError(f"module name {name!r} is not a TLA+ identifier")
+
+    def with_cfg(self, cfg: str | None) -> SpecFiles:
+        return SpecFiles(self.main, self.modules, cfg)
+
+    @classmethod
+    def from_path(cls, module: Path | str, cfg: Path | str | None = None, *, default_cfg: bool = True) -> SpecFiles:
+        """Read a module file, the modules it imports that lie beside it (transitively) and its cfg.
+
+        The cfg defaults to ``MODULE.cfg`` beside the module when ``default_cfg`` and it exists.
+        """
+        path = Path(module)
+        if not path.is_file():
+            raise SpecError(f"{path}: no such file")
+        if path.suffix != ".tla":
+            raise SpecError(f"{path}: a TLA+ module file must end in .tla")
+        name = path.stem
+        modules = {name: _read(path)}
+        header = module_header_name(modules[name])
+        if header is None:
+            raise SpecError(f"{path}: no '---- MODULE {name} ----' header")
+        if header != name:
+            raise SpecError(f"{path}: the module is named {header} but the file is {name}.tla; rename one of them")
+        if not IDENTIFIER.fullmatch(name):
+            raise SpecError(f"{path}: {name!r} is not a TLA+ identifier, so it cannot name a module")
+        pending = [name]
+        while pending:
+            for imported in imported_modules(modules[pending.pop()]):
+                sibling = path.with_name(f"{imported}.tla")
+                if imported not in modules and sibling.is_file():
+                    modules[imported] = _read(sibling)
+                    pending.append(imported)
+        cfg_text: str | None = None
+        if cfg is not None:
+            cfg_path = Path(cfg)
+            if not cfg_path.is_file():
+                raise SpecError(f"{cfg_path}: no such cfg file")
+            cfg_text = _read(cfg_path)
+        elif default_cfg and path.with_suffix(".cfg").is_file():
+            cfg_text = _read(path.with_suffix(".cfg"))
+        return cls(name, modules, cfg_text)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return path.read_text(encoding="latin-1")
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+@dataclass(frozen=True)
+class Staged:
+    """Where a staged spec lies: ``main`` and ``cfg`` inside ``workdir``; ``tmpdir`` for the JVM."""
+
+    root: Path
+    workdir: Path
+    tmpdir: Path
+    main: Path
+    cfg: Path | None
+
+
+@contextlib.contextmanager
+def stage(spec: SpecFiles, cfg_text: str | None = None) -> Iterator[Staged]:
+    """Write the spec into a new temporary directory; remove it when the block ends."""
+    root = Path(tempfile.mkdtemp(prefix="alias-run-"))
+    try:
+        workdir, tmpdir = root / "work", root / "tmp"
+        workdir.mkdir()
+        tmpdir.mkdir()
+        for name, text in spec.modules.items():
+            (workdir / f"{name}.tla").write_text(text, encoding="utf-8")
+        cfg_path = None
+        if cfg_text is not None:
+            cfg_path = workdir / f"{spec.main}.cfg"
+            cfg_path.write_text(cfg_text, encoding="utf-8")
+        yield Staged(root, workdir, tmpdir, workdir / f"{spec.main}.tla", cfg_path)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -1,0 +1,1996 @@
+"""TLA+ syntax facts on tree-sitter-tlaplus.
+
+This module answers "what is where" questions about a TLA+ module without
+running SANY: the module's name, what it EXTENDS and INSTANCEs, its constants,
+variables and definitions, and above all *every identifier occurrence* with its
+exact byte span, its role (definition site, bound variable, use, module name,
+record field, label) and, for uses, the definition or binder it resolves to.
+Consistent identifier renaming and the graders are built on these facts.
+
+Conventions
+-----------
+* Spans are ``(start_byte, end_byte)`` into the UTF-8 encoding of the *whole*
+  input given to :func:`parse_module` (not of the module alone), so
+  ``source_bytes[start:end].decode() == occurrence.text``.
+* Lines and columns are 1-based; columns count characters (code points), as
+  SANY does.
+* Nothing here raises on bad input: broken text yields ``has_errors`` and
+  ``errors`` plus whatever facts the error-recovering parse still supports.
+
+How tree-sitter-tlaplus 1.5 shows the tricky cases (and what we do):
+
+* ``WF_vars(A)`` / ``SF_<<x, y>>(A)`` lex as the token ``WF_`` followed by an
+  ordinary identifier (or tuple), so ``vars`` already has its own span; the same
+  holds for ``[A]_vars`` (token ``]_``) and ``<<A>>_vars`` (token ``>>_``).
+  Those occurrences get ``context="subscript"``.
+* ``M!N!Op(x)`` is a ``prefixed_op`` whose ``subexpr_prefix`` holds one
+  ``subexpr_component`` per ``M!`` step; a component may be ``I(3)`` (a
+  parameterised instance).  We report ``M`` as a reference resolved in scope
+  and every later name with ``via="M"`` / ``via="M!N"`` and no target.
+* PlusCal is parsed *inside* the ``(* ... *)`` comment that holds it
+  (``pcal_algorithm``); its identifiers are reported with ``in_pluscal=True``.
+  Known grammar gaps: the P-syntax form ``process (P \\in S)`` (parentheses)
+  yields ERROR nodes around the parentheses, and PlusCal with elided braces
+  (tree-sitter-tlaplus issue #92) is not parsed at all; :func:`pluscal_block`
+  then falls back to a textual search.
+* A module whose ``====`` footer is missing makes tree-sitter give up on the
+  module; we reparse the module's text with a footer appended (offsets are
+  unchanged) and report a ``missing_footer`` issue.
+* Record fields (``r.f``, ``[f |-> 1]``, ``[f : S]``, ``!.f``) are not operator
+  names: they are reported with ``role="field"``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+import warnings
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Iterator, Literal, NamedTuple, Optional
+
+import tree_sitter
+import tree_sitter_tlaplus
+
+__all__ = [
+    "Span",
+    "Role",
+    "Occurrence",
+    "Declaration",
+    "Definition",
+    "Substitution",
+    "Instance",
+    "Name",
+    "PlusCalBlock",
+    "SyntaxIssue",
+    "ModuleSyntax",
+    "ModuleSpan",
+    "parse_module",
+    "parse_modules",
+    "split_modules",
+    "pluscal_block",
+    "is_identifier",
+    "TLA_KEYWORDS",
+    "PLUSCAL_KEYWORDS",
+    "STANDARD_MODULES",
+    "STANDARD_OPERATORS",
+    "STANDARD_NAMES",
+    "PROOF_LIBRARY_MODULES",
+]
+
+Span = tuple[int, int]
+Role = Literal["define", "bind", "reference", "module", "field", "label"]
+
+# --------------------------------------------------------------------------
+# Reserved words and standard modules
+# --------------------------------------------------------------------------
+
+#: Every reserved word of TLA+ (including the proof language).  A renamer must
+#: never rename these nor produce them.  ``WF_``/``SF_`` are prefixes: a name
+#: starting with them does not lex as one identifier (see :func:`is_identifier`).
+TLA_KEYWORDS: frozenset[str] = frozenset(
+    {
+        "ASSUME", "ASSUMPTION", "AXIOM", "BOOLEAN", "CASE", "CHOOSE",
+        "CONSTANT", "CONSTANTS", "DOMAIN", "ELSE", "ENABLED", "EXCEPT",
+        "EXTENDS", "FALSE", "IF", "IN", "INSTANCE", "LAMBDA", "LET", "LOCAL",
+        "MODULE", "OTHER", "RECURSIVE", "SF_", "STRING", "SUBSET", "THEN",
+        "THEOREM", "TRUE", "UNCHANGED", "UNION", "VARIABLE", "VARIABLES",
+        "WF_", "WITH",
+        # proof language
+        "ACTION", "BY", "COROLLARY", "DEF", "DEFINE", "DEFS", "HAVE", "HIDE",
+        "LEMMA", "NEW", "OBVIOUS", "OMITTED", "ONLY", "PICK", "PROOF",
+        "PROPOSITION", "PROVE", "QED", "STATE", "SUFFICES", "TAKE",
+        "TEMPORAL", "USE", "WITNESS",
+    }
+)
+
+#: Reserved words of PlusCal (both syntaxes) plus ``self``, which the
+#: translator defines.  Labels and variables of an algorithm must avoid them.
+PLUSCAL_KEYWORDS: frozenset[str] = frozenset(
+    {
+        "algorithm", "assert", "await", "begin", "call", "define", "do",
+        "either", "else", "elsif", "end", "fair", "goto", "if", "macro", "or",
+        "print", "procedure", "process", "return", "self", "skip", "then",
+        "variable", "variables", "when", "while", "with",
+    }
+)
+
+_NATURALS = frozenset(
+    {"Nat", "+", "-", "*", "^", "<", ">", "\\leq", "\\geq", "<=", ">=", "=<",
+     "%", "\\div", ".."}
+)
+_INTEGERS = _NATURALS | {"Int", "-."}
+_REALS = _INTEGERS | {"Real", "/", "Infinity"}
+_SEQUENCES = frozenset(
+    {"Seq", "Len", "\\o", "\\circ", "Append", "Head", "Tail", "SubSeq",
+     "SelectSeq"}
+)
+_FINITE_SETS = frozenset({"IsFiniteSet", "Cardinality"})
+_BAGS = frozenset(
+    {"IsABag", "BagToSet", "SetToBag", "BagIn", "EmptyBag", "(+)", "\\oplus",
+     "(-)", "\\ominus", "BagUnion", "\\sqsubseteq", "SubBag", "BagOfAll",
+     "BagCardinality", "CopiesIn"}
+)
+_TLC = frozenset(
+    {"Print", "PrintT", "Assert", "JavaTime", "TLCGet", "TLCSet", ":>", "@@",
+     "Permutations", "SortSeq", "RandomElement", "Any", "ToString", "TLCEval"}
+)
+_FOLDS = frozenset({"MapThenFoldSet"})
+_FUNCTIONS = frozenset(
+    {"Restrict", "RestrictDomain", "RestrictValues", "IsRestriction", "Range",
+     "Inverse", "AntiFunction", "IsInjective", "IsSurjective", "IsBijection",
+     "Injection", "Surjection", "Bijection", "ExistsInjection",
+     "ExistsSurjection", "ExistsBijection", "FoldFunction",
+     "FoldFunctionOnSet"}
+)
+_FINITE_SETS_EXT = frozenset(
+    {"FoldSet", "Sum", "Product", "ReduceSet", "FlattenSet", "Quantify",
+     "kSubset", "Max", "Min", "Choices", "ChooseUnique", "SymDiff",
+     "MapThenSumSet"}
+)
+# SequencesExt EXTENDS (re-exports) Sequences, Naturals, FiniteSets,
+# FiniteSetsExt, Folds, Functions, Bags and TLC.
+_SEQUENCES_EXT = (
+    frozenset(
+        {"ToSet", "ToBag", "SetToSeq", "SetToSeqs", "SetToSortSeq",
+         "SetToAllKPermutations", "TupleOf", "SeqOf", "BoundedSeq", "Contains",
+         "IsSorted", "Reverse", "Remove", "ReplaceAll", "SelectInSeq",
+         "SelectInSubSeq", "SelectLastInSeq", "SelectLastInSubSeq", "InsertAt",
+         "ReplaceAt", "RemoveAt", "RemoveFirst", "RemoveFirstMatch", "Cons",
+         "Snoc", "Front", "Last", "IsPrefix", "IsStrictPrefix", "IsSuffix",
+         "IsStrictSuffix", "Prefixes", "CommonPrefixes", "LongestCommonPrefix",
+         "Suffixes", "SeqMod", "FoldSeq", "FoldLeft", "FoldRight",
+         "FoldLeftDomain", "FoldRightDomain", "FlattenSeq", "Zip",
+         "Interleave", "SubSeqs", "AllSubSeqs", "IndexFirstSubSeq",
+         "ReplaceSubSeqAt", "ReplaceFirstSubSeq", "ReplaceAllSubSeqs"}
+    )
+    | _SEQUENCES | _NATURALS | _FINITE_SETS | _FINITE_SETS_EXT | _FOLDS
+    | _FUNCTIONS | _BAGS | _TLC
+)
+_TLAPS = frozenset(
+    {"SMT", "SMTT", "CVC3", "CVC3T", "CVC4", "CVC4T", "Yices", "YicesT",
+     "veriT", "veriTT", "Z3", "Z3T", "Spass", "SpassT", "LS4", "LS4T", "PTL",
+     "Zenon", "ZenonT", "SlowZenon", "SlowerZenon", "VerySlowZenon",
+     "SlowestZenon", "Isa", "IsaT", "IsaM", "IsaMT", "Auto", "Force", "Blast",
+     "SimpAll", "AutoBlast", "SetExtensionality", "NoSetContainsEverything",
+     "IsaWithSetExtensionality", "ExpandENABLED", "ExpandCdot", "AutoUSE",
+     "Lambdify", "ENABLEDaxioms", "ENABLEDrewrites", "ENABLEDrules",
+     "LevelComparison"}
+)
+
+#: Names each standard or community module makes visible to a module that
+#: EXTENDS it (so a module that re-exports others lists their names too).
+#: Symbolic operators are spelled as in the module source (``\\o``, ``:>``).
+#: The TLAPS theorem libraries (see :data:`PROOF_LIBRARY_MODULES`) are listed
+#: only in part: they hold hundreds of theorem names.
+STANDARD_OPERATORS: dict[str, frozenset[str]] = {
+    # the standard modules of tla2tools.jar
+    "Naturals": _NATURALS,
+    "Integers": _INTEGERS,
+    "Reals": _REALS,
+    "Sequences": _SEQUENCES,
+    "FiniteSets": _FINITE_SETS,
+    "Bags": _BAGS,
+    "TLC": _TLC,
+    "TLCExt": frozenset(
+        {"AssertEq", "AssertError", "PickSuccessor", "TLCModelValue",
+         "TLCDefer", "TLCNoOp", "TLCCache", "TLCGetOrDefault", "TLCGetAndSet",
+         "TLCFP", "Trace", "CounterExample", "ToTrace"}
+    ),
+    "Randomization": frozenset(
+        {"RandomSubset", "RandomSetOfSubsets", "RandomSubsetSet",
+         "TestRandomSetOfSubsets", "TestRandomSubsetSet"}
+    ),
+    "Json": frozenset(
+        {"ToJson", "ToJsonArray", "ToJsonObject", "JsonSerialize",
+         "JsonDeserialize", "ndJsonSerialize", "ndJsonDeserialize"}
+    ),
+    # CommunityModules
+    "Folds": _FOLDS,
+    "Functions": _FUNCTIONS,
+    "FiniteSetsExt": _FINITE_SETS_EXT,
+    "SequencesExt": _SEQUENCES_EXT,
+    "BagsExt": frozenset(
+        {"BagAdd", "BagRemove", "BagRemoveAll", "FoldBag", "SumBag",
+         "ProductBag"}
+    ),
+    "Bitwise": frozenset({"&", "|", "^^", "shiftR"}),
+    "IOUtils": frozenset(
+        {"IOSerialize", "IODeserialize", "IOExec", "IOEnvExec",
+         "IOExecTemplate", "IOEnvExecTemplate", "IOEnv", "atoi", "zeroPadN",
+         "Serialize", "Deserialize"}
+    ),
+    "CSV": frozenset({"CSVWrite", "CSVRead", "CSVRecords"}),
+    "Relation": frozenset(
+        {"IsReflexive", "IsIrreflexive", "IsSymmetric", "IsAsymmetric",
+         "IsTransitive", "TransitiveClosure", "ReflexiveTransitiveClosure"}
+    ),
+    "Graphs": frozenset(
+        {"IsDirectedGraph", "DirectedSubgraph", "Transpose", "Path",
+         "SimplePath", "AreConnectedIn", "ConnectionsIn",
+         "IsStronglyConnected", "Successors", "Predecessors"}
+    ),
+    "UndirectedGraphs": frozenset(
+        {"IsUndirectedGraph", "IsLoopFreeUndirectedGraph",
+         "UndirectedSubgraph", "Path", "SimplePath", "ConnectedComponents",
+         "AreConnectedIn", "IsStronglyConnected"}
+    ),
+    "Combinatorics": frozenset({"factorial", "choose"}),
+    "DyadicRationals": frozenset(
+        {"Zero", "One", "IsDyadicRational", "Add", "Half", "PrettyPrint"}
+    ),
+    "VectorClocks": frozenset({"IsCausalOrder", "CausalOrder"}),
+    # Apalache
+    "Apalache": frozenset(
+        {":=", "Gen", "Guess", "Skolem", "Expand", "ConstCardinality", "MkSeq",
+         "FunAsSeq", "ApaFoldSet", "ApaFoldSeqLeft", "Repeat", "SetAsFun"}
+    ),
+    "Variants": frozenset(
+        {"Variant", "VariantTag", "VariantGetUnsafe", "VariantGetOrElse",
+         "VariantFilter"}
+    ),
+    # TLAPS
+    "TLAPS": _TLAPS,
+    "NaturalsInduction": frozenset(
+        {"NatInductiveDefHypothesis", "NatInductiveDefConclusion",
+         "NatInductiveDef", "FiniteNatInductiveDefHypothesis",
+         "FiniteNatInductiveDefConclusion", "FiniteNatInductiveDef",
+         "NatInduction", "DownwardNatInduction", "GeneralNatInduction",
+         "SmallestNatural", "RecursiveFcnOfNat", "NatInductiveDefType",
+         "FiniteNatInductiveDefType"}
+    ),
+    "WellFoundedInduction": frozenset(
+        {"IsWellFoundedOn", "SetLessThan", "WFInduction", "WFDefOn",
+         "OpDefinesFcn", "WFInductiveDefines", "WFInductiveUnique",
+         "TransitiveClosureOn", "ReflexiveTransitiveClosureOn",
+         "IsTransitivelyClosedOn", "OpToRel", "PreImage", "NatLessThan",
+         "WFInductiveDef"}
+    ),
+    "FiniteSetTheorems": frozenset(
+        {"FS_Singleton", "FS_EmptySet", "FS_Subset", "FS_Union",
+         "FS_Intersection", "FS_Difference", "FS_Interval", "FS_CardinalityType",
+         "FS_AddElement", "FS_RemoveElement", "FS_Induction", "FS_Product",
+         "FS_SUBSET", "FS_Image", "FS_MajorityIntersection", "FiniteSubsetsOf",
+         "StrictSubsetOrdering", "FS_FiniteSubsetsOfFinite",
+         "FS_StrictSubsetOrderingWellFounded", "FS_WFInduction"}
+    ),
+    "SequenceTheorems": frozenset(
+        {"ElementOfSeq", "EmptySeq", "LenProperties", "LenAxiom",
+         "AppendProperties", "HeadTailProperties", "SubSeqProperties",
+         "ConcatProperties", "ConcatEmptySeq", "SeqDef", "AppendIsConcat",
+         "TailIsSubSeq", "SelectSeqProperties", "SeqInduction"}
+    ),
+    "FunctionTheorems": frozenset(
+        {"Fun_RangeProperties", "Fun_IsInj", "Fun_IsSurj", "Fun_IsBij",
+         "Fun_InjectionProperties", "Fun_SurjectionProperties",
+         "Fun_BijectionProperties"}
+    ),
+}
+
+#: Modules that ship with TLC/SANY, the CommunityModules, Apalache or TLAPS:
+#: their names must never be renamed.
+STANDARD_MODULES: frozenset[str] = frozenset(STANDARD_OPERATORS)
+
+#: TLAPS theorem libraries whose :data:`STANDARD_OPERATORS` entry is partial.
+PROOF_LIBRARY_MODULES: frozenset[str] = frozenset(
+    {"NaturalsInduction", "WellFoundedInduction", "FiniteSetTheorems",
+     "SequenceTheorems", "FunctionTheorems"}
+)
+
+#: The union of :data:`STANDARD_OPERATORS`.
+STANDARD_NAMES: frozenset[str] = frozenset().union(*STANDARD_OPERATORS.values())
+
+_IDENT_RE = re.compile(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+def is_identifier(name: str) -> bool:
+    """Whether ``name`` lexes as one ordinary TLA+ identifier.
+
+    That rules out reserved words, names without a letter, and names starting
+    with ``WF_`` or ``SF_`` (which lex as the fairness prefix).
+    """
+    return (
+        bool(_IDENT_RE.match(name))
+        and name not in TLA_KEYWORDS
+        and not name.startswith(("WF_", "SF_"))
+    )
+
+
+# --------------------------------------------------------------------------
+# Result types
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One identifier occurrence.
+
+    ``role`` is ``"define"`` (definition or declaration site: operator,
+    function, instance, theorem and LET names, CONSTANT/VARIABLE, RECURSIVE,
+    PlusCal variables/procedures/processes/macros/algorithm name),
+    ``"bind"`` (a bound variable or parameter: quantifiers, CHOOSE, set
+    comprehensions, function literals and definitions, operator parameters,
+    LAMBDA, NEW/PICK/TAKE, PlusCal ``with`` and macro parameters),
+    ``"reference"`` (a use), ``"module"`` (a module name: header, EXTENDS,
+    INSTANCE), ``"field"`` (a record field) or ``"label"`` (an expression or
+    PlusCal label).
+
+    ``target`` is the define/bind/label occurrence a reference resolves to, or
+    ``None`` for names from other modules (standard or not) and unknown names.
+    ``via`` is the instance path for ``M!Op`` (``"M"``; ``"M!N"`` for
+    ``M!N!Op``); ``foreign_module`` names the module a reference belongs to
+    when it is known (the instanced module of ``M`` in ``M!Op``, the target of
+    ``INSTANCE X WITH p <- e`` for ``p``).  ``context`` is a short hint about
+    the syntactic position (``"prime"``, ``"subscript"``, ``"parameter"``, ...).
+    ``owner`` is the enclosing module-level definition (or PlusCal
+    procedure/process/macro) and ``module`` the innermost module's name.
+    """
+
+    text: str
+    span: Span
+    line: int
+    column: int
+    role: Role
+    context: str
+    target: Optional[Occurrence] = None
+    via: Optional[str] = None
+    foreign_module: Optional[str] = None
+    owner: Optional[str] = None
+    module: Optional[str] = None
+    in_pluscal: bool = False
+
+    @property
+    def start(self) -> int:
+        """Start byte."""
+        return self.span[0]
+
+    @property
+    def end(self) -> int:
+        """End byte (exclusive)."""
+        return self.span[1]
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A CONSTANT or VARIABLE declaration of one name.
+
+    ``arity`` is the number of ``_`` of an operator constant (``F(_, _)`` has
+    2, ``_ ** _`` is named ``**`` and has 2); plain names have 0.
+    """
+
+    name: str
+    span: Span
+    line: int
+    column: int
+    kind: Literal["constant", "variable"]
+    arity: int = 0
+    extent: Span = (0, 0)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A definition: operator, function, named instance, theorem, assumption.
+
+    ``span`` is the span of the name (a symbol such as ``++`` for a user
+    infix operator); ``extent`` the whole definition.  ``scope`` says where it
+    lives (``"module"``, ``"let"``, ``"proof"`` for DEFINE steps, ``"pluscal"``
+    for a PlusCal ``define`` block); ``parent`` is the index in
+    :attr:`ModuleSyntax.definitions` of the innermost enclosing definition
+    (for LET and proof definitions).
+    """
+
+    name: str
+    span: Span
+    line: int
+    column: int
+    kind: Literal["operator", "function", "instance", "theorem", "assumption"]
+    parameters: tuple[str, ...] = ()
+    is_local: bool = False
+    is_recursive: bool = False
+    scope: Literal["module", "let", "proof", "pluscal"] = "module"
+    parent: Optional[int] = None
+    extent: Span = (0, 0)
+
+    @property
+    def is_symbolic(self) -> bool:
+        """Whether the name is an operator symbol (``++``) rather than an identifier."""
+        return not bool(_IDENT_RE.match(self.name))
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """``name <- expression`` in ``INSTANCE X WITH ...``."""
+
+    name: str
+    span: Span
+    expression: str
+    expression_span: Span
+
+
+@dataclass(frozen=True)
+class Instance:
+    """``INSTANCE X``, ``LOCAL INSTANCE X`` or ``M(p) == INSTANCE X WITH ...``."""
+
+    module: str
+    module_span: Span
+    name: Optional[str] = None
+    name_span: Optional[Span] = None
+    parameters: tuple[str, ...] = ()
+    substitutions: tuple[Substitution, ...] = ()
+    is_local: bool = False
+    scope: Literal["module", "let", "proof", "pluscal"] = "module"
+    extent: Span = (0, 0)
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name with its span and position (PlusCal variables, labels, ...)."""
+
+    name: str
+    span: Span
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class PlusCalBlock:
+    """A PlusCal algorithm found inside a comment.
+
+    ``span`` runs from ``--algorithm``/``--fair`` to the end of the algorithm
+    (``end algorithm`` or the closing brace).  ``parsed`` is False when only
+    the text was located (tree-sitter did not parse the algorithm); then the
+    name lists are empty.
+    """
+
+    span: Span
+    name: Optional[str]
+    name_span: Optional[Span]
+    fair: bool
+    syntax: Literal["p", "c"]
+    parsed: bool = True
+    variables: tuple[Name, ...] = ()
+    labels: tuple[Name, ...] = ()
+    macros: tuple[Name, ...] = ()
+    procedures: tuple[Name, ...] = ()
+    processes: tuple[Name, ...] = ()
+    definitions: tuple[Name, ...] = ()
+    has_errors: bool = False
+
+
+@dataclass(frozen=True)
+class SyntaxIssue:
+    """A syntax problem: ``kind`` is ``"error"`` (an ERROR node), ``"missing"``
+    (a token the parser had to invent), ``"missing_footer"``, ``"no_module"``,
+    or ``"pluscal"`` (an ERROR/MISSING node inside the comment that holds the
+    PlusCal algorithm: SANY ignores it, but the PlusCal facts are partial)."""
+
+    kind: Literal["error", "missing", "missing_footer", "no_module", "pluscal"]
+    span: Span
+    line: int
+    column: int
+    message: str
+
+
+@dataclass(frozen=True)
+class ModuleSyntax:
+    """Syntax facts of one module (see the module docstring for conventions).
+
+    ``occurrences`` holds every identifier occurrence in the module's text,
+    sorted by position, including those of nested modules and of a PlusCal
+    algorithm; ``definitions``, ``constants``, ``variables`` and
+    ``instances`` hold only this module's own (nested modules are in
+    ``submodules``).  ``comments`` are the outermost comment spans (the
+    PlusCal algorithm lies inside one) and ``strings`` the string literals.
+    """
+
+    name: Optional[str]
+    name_span: Optional[Span]
+    span: Span
+    complete: bool
+    extends: tuple[str, ...]
+    instances: tuple[Instance, ...]
+    constants: tuple[Declaration, ...]
+    variables: tuple[Declaration, ...]
+    definitions: tuple[Definition, ...]
+    occurrences: tuple[Occurrence, ...]
+    comments: tuple[Span, ...]
+    strings: tuple[Span, ...]
+    pluscal: Optional[PlusCalBlock]
+    errors: tuple[SyntaxIssue, ...]
+    submodules: tuple[ModuleSyntax, ...] = ()
+    source: bytes = field(default=b"", repr=False, compare=False)
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether the parse found any syntax problem."""
+        return bool(self.errors)
+
+    @property
+    def has_tla_errors(self) -> bool:
+        """Whether there is a problem outside the PlusCal algorithm's comment."""
+        return any(i.kind != "pluscal" for i in self.errors)
+
+    def text(self, span: Span) -> str:
+        """The source text of ``span``."""
+        return self.source[span[0] : span[1]].decode("utf-8", errors="replace")
+
+    def definition(self, name: str) -> Optional[Definition]:
+        """The module-level definition called ``name``, if any."""
+        for d in self.definitions:
+            if d.scope == "module" and d.name == name:
+                return d
+        return None
+
+    @property
+    def defined_names(self) -> frozenset[str]:
+        """Names this module itself declares or defines at module level."""
+        names = {d.name for d in self.constants}
+        names.update(d.name for d in self.variables)
+        names.update(d.name for d in self.definitions if d.scope == "module")
+        return frozenset(names)
+
+    @property
+    def exported_names(self) -> frozenset[str]:
+        """Module-level names visible to a module that EXTENDS this one (non-LOCAL)."""
+        names = {d.name for d in self.constants}
+        names.update(d.name for d in self.variables)
+        names.update(
+            d.name
+            for d in self.definitions
+            if d.scope == "module" and not d.is_local
+        )
+        return frozenset(names)
+
+    def occurrences_of(self, name: str) -> tuple[Occurrence, ...]:
+        """All occurrences whose text is ``name``."""
+        return tuple(o for o in self.occurrences if o.text == name)
+
+    def references_to(self, occurrence: Occurrence) -> tuple[Occurrence, ...]:
+        """The references that resolve to ``occurrence``."""
+        return tuple(o for o in self.occurrences if o.target is occurrence)
+
+    def unresolved_references(self) -> tuple[Occurrence, ...]:
+        """References with no target and no ``via`` (standard, imported or unknown names)."""
+        return tuple(
+            o
+            for o in self.occurrences
+            if o.role == "reference" and o.target is None and o.via is None
+        )
+
+
+class ModuleSpan(NamedTuple):
+    """Where one top-level module lies in a text (see :func:`split_modules`)."""
+
+    name: str
+    start: int
+    end: int
+    complete: bool
+
+
+# --------------------------------------------------------------------------
+# Parsing plumbing
+# --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _language() -> tree_sitter.Language:
+    # tree-sitter-tlaplus 1.5 hands out an int pointer, which tree-sitter
+    # 0.2x still accepts with a DeprecationWarning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return tree_sitter.Language(tree_sitter_tlaplus.language())
+
+
+def _parse_bytes(data: bytes) -> tree_sitter.Tree:
+    # A parser per call: parsers are cheap and not thread-safe.
+    return tree_sitter.Parser(_language()).parse(data)
+
+
+def _as_bytes(source: str | bytes) -> bytes:
+    if isinstance(source, str):
+        return source.encode("utf-8", errors="surrogatepass")
+    return bytes(source)
+
+
+class _Lines:
+    """Byte offset -> (1-based line, 1-based character column)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts = [0]
+        self.starts.extend(m.end() for m in re.finditer(rb"\n", data))
+        self.ascii = data.isascii()
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        start = self.starts[line - 1]
+        if self.ascii:
+            return line, offset - start + 1
+        return line, len(self.data[start:offset].decode("utf-8", errors="replace")) + 1
+
+
+# ---- module splitting (textual, comment- and string-aware) ---------------
+
+_HEADER = rb"(?P<header>-{4,}[ \t]*MODULE[ \t\r\n]+(?P<name>[A-Za-z0-9_]+)[ \t\r\n]*-{4,})"
+_FENCE = rb"(?P<fence>^[ \t]*```)"
+_OUTSIDE_RE = re.compile(_HEADER, re.M)
+_INSIDE_RE = re.compile(
+    _HEADER
+    + rb"|(?P<footer>={4,})|(?P<open>\(\*)|(?P<close>\*\))"
+    + rb'|(?P<line>\\\*[^\n]*)|(?P<string>"(?:[^"\\\n]|\\.)*")|'
+    + _FENCE,
+    re.M,
+)
+_COMMENT_RE = re.compile(rb"(?P<open>\(\*)|(?P<close>\*\))|" + _FENCE, re.M)
+
+# Textual PlusCal markers, for algorithms tree-sitter does not parse.
+_PCAL_START = re.compile(rb"--(?:fair[ \t\r\n]+)?algorithm\b")
+_PCAL_END_P = re.compile(rb"\bend[ \t\r\n]+algorithm\b")
+_PCAL_NAME = re.compile(rb"algorithm[ \t\r\n]+([A-Za-z0-9_]+)")
+
+
+def _scan_modules(data: bytes) -> list[ModuleSpan]:
+    """Top-level modules of ``data`` with byte offsets.
+
+    Outside modules only headers count (prose may hold anything); inside a
+    module, comments and strings are skipped so a ``====`` in a comment does
+    not end the module.  A header inside an open module opens a nested module.
+    A module left open ends at a closing Markdown fence or the end of text
+    (trailing whitespace trimmed) and is marked incomplete.
+    """
+    out: list[ModuleSpan] = []
+    stack: list[tuple[str, int]] = []
+    depth = 0  # block-comment nesting
+    pos = 0
+
+    def close_all(at: int) -> None:
+        end = at
+        while end > 0 and data[end - 1 : end].isspace():
+            end -= 1
+        if stack:
+            name, start = stack[0]
+            out.append(ModuleSpan(name, start, max(end, start), False))
+        stack.clear()
+
+    while True:
+        if not stack:
+            m = _OUTSIDE_RE.search(data, pos)
+            if m is None:
+                break
+            stack.append((m.group("name").decode("ascii"), m.start()))
+            pos = m.end()
+            continue
+        m = (_COMMENT_RE if depth else _INSIDE_RE).search(data, pos)
+        if m is None:
+            close_all(len(data))
+            break
+        pos = m.end()
+        kind = m.lastgroup if m.lastgroup != "name" else "header"
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif kind == "fence":
+            depth = 0
+            close_all(m.start())
+        elif kind == "header":
+            stack.append((m.group("name").decode("ascii"), m.start()))
+        elif kind == "footer":
+            name, start = stack.pop()
+            if not stack:
+                out.append(ModuleSpan(name, start, m.end(), True))
+        # line comments and strings: nothing to do, just skipped over
+    return out
+
+
+def _byte_to_char_offsets(data: bytes, offsets: list[int]) -> list[int]:
+    if data.isascii():
+        return offsets
+    return [len(data[:o].decode("utf-8", errors="replace")) for o in offsets]
+
+
+def split_modules(text: str | bytes) -> list[ModuleSpan]:
+    """The top-level modules in ``text`` as ``(name, start, end, complete)``.
+
+    Offsets are in the units of ``text`` itself (characters for ``str``, bytes
+    for ``bytes``), so ``text[start:end]`` is the module from its header to
+    its ``====`` footer.  Text before, between and after modules (an LLM's
+    prose, Markdown fences) is skipped.  A module without a footer ends where
+    a closing fence or the text ends and has ``complete=False``.
+    """
+    data = _as_bytes(text)
+    spans = _scan_modules(data)
+    if isinstance(text, bytes):
+        return spans
+    out = []
+    for s in spans:
+        start, end = _byte_to_char_offsets(data, [s.start, s.end])
+        out.append(ModuleSpan(s.name, start, end, s.complete))
+    return out
+
+
+# --------------------------------------------------------------------------
+# The builder
+# --------------------------------------------------------------------------
+
+
+class _Raw:
+    """A mutable occurrence record, frozen into :class:`Occurrence` at the end."""
+
+    __slots__ = ("text", "start", "end", "role", "context", "target", "via",
+                 "foreign", "owner", "module", "pluscal")
+
+    def __init__(self, text: str, start: int, end: int, role: str, context: str,
+                 target: Optional[_Raw], via: Optional[str], foreign: Optional[str],
+                 owner: Optional[str], module: Optional[str], pluscal: bool) -> None:
+        self.text = text
+        self.start = start
+        self.end = end
+        self.role = role
+        self.context = context
+        self.target = target
+        self.via = via
+        self.foreign = foreign
+        self.owner = owner
+        self.module = module
+        self.pluscal = pluscal
+
+
+class _Scope:
+    __slots__ = ("names", "parent")
+
+    def __init__(self, parent: Optional[_Scope] = None) -> None:
+        self.names: dict[str, _Raw] = {}
+        self.parent = parent
+
+    def lookup(self, name: str) -> Optional[_Raw]:
+        scope: Optional[_Scope] = self
+        while scope is not None:
+            hit = scope.names.get(name)
+            if hit is not None:
+                return hit
+            scope = scope.parent
+        return None
+
+
+class _ModuleAcc:
+    """What one (possibly nested) module accumulates while walking."""
+
+    def __init__(self, name: Optional[str], name_span: Optional[Span], span: Span,
+                 complete: bool) -> None:
+        self.name = name
+        self.name_span = name_span
+        self.span = span
+        self.complete = complete
+        self.extends: list[str] = []
+        self.instances: list[Instance] = []
+        self.constants: list[Declaration] = []
+        self.variables: list[Declaration] = []
+        self.definitions: list[Definition] = []
+        self.recursive: set[tuple[int, str]] = set()  # (id(scope), name)
+        self.pluscal: Optional[PlusCalBlock] = None
+        self.submodules: list[_ModuleAcc] = []
+
+
+class _Ctx(NamedTuple):
+    owner: Optional[str]
+    def_index: Optional[int]
+    pluscal: bool
+    module: _ModuleAcc
+    error: bool
+
+
+_Node = tree_sitter.Node
+_Task = tuple[Callable[..., None], _Node, _Scope, _Ctx]
+
+# Binding constructs handled by one generic routine, with the context their
+# bound names get.
+_BINDERS = {
+    "bounded_quantification": "quantifier",
+    "unbounded_quantification": "quantifier",
+    "choose": "choose",
+    "set_filter": "set_filter",
+    "set_map": "set_map",
+    "function_literal": "function_literal",
+    "lambda": "lambda",
+}
+
+_UNIT_TYPES = frozenset(
+    {"constant_declaration", "variable_declaration", "recursive_declaration",
+     "operator_definition", "function_definition", "module_definition",
+     "local_definition", "instance", "theorem", "assumption", "extends"}
+)
+
+# Nat, Int and Real get node types of their own, but they are ordinary
+# operator names (which a module such as Peano may define itself).
+_NUMBER_SETS = frozenset({"nat_number_set", "int_number_set", "real_number_set"})
+_NUMBER_SET_NAMES = frozenset({"Nat", "Int", "Real"})
+
+
+def _fields(node: _Node) -> Iterator[tuple[Optional[str], _Node]]:
+    """Named children of ``node`` with their field names."""
+    for i, child in enumerate(node.children):
+        if child.is_named:
+            yield node.field_name_for_child(i), child
+
+
+class _Builder:
+    """Walks one parse tree and collects the facts of the modules in it."""
+
+    def __init__(self, data: bytes, lines: _Lines) -> None:
+        self.data = data
+        self.lines = lines
+        self.raws: list[_Raw] = []
+        self.comments: list[Span] = []
+        self.strings: list[Span] = []
+        self.stack: list[_Task] = []
+        self.handled: set[Span] = set()  # identifiers already reported (labels)
+        self.instance_targets: dict[int, str] = {}  # id(define raw) -> module
+        self.pcal_labels: dict[str, _Raw] = {}
+        self.handlers: dict[str, Callable[[_Node, _Scope, _Ctx], None]] = {
+            "module": self._nested_module,
+            "identifier_ref": self._identifier_ref,
+            "identifier": self._identifier,
+            "comment": self._comment,
+            "block_comment": self._block_comment,
+            "string": self._string,
+            "let_in": self._let_in,
+            "quantifier_bound": self._stray_quantifier_bound,
+            "step_expr_or_stutter": self._step_expr,
+            "step_expr_no_stutter": self._step_expr,
+            "fairness": self._fairness,
+            "bound_postfix_op": self._postfix,
+            "bound_op": self._bound_op,
+            "record_literal": self._record_fields,
+            "set_of_records": self._record_fields,
+            "record_value": self._record_value,
+            "except_update_record_field": self._except_field,
+            "prefixed_op": self._qualified,
+            "subexpression": self._qualified,
+            "label": self._label,
+            "non_terminal_proof": self._proof,
+            "assume_prove": self._nested_assume_prove,
+            "new": self._new_stray,
+            "pcal_algorithm": self._pcal,
+            "pcal_lhs": self._pcal_lhs,
+            "pcal_with": self._pcal_with,
+            "pcal_macro_call": self._pcal_call,
+            "pcal_proc_call": self._pcal_call,
+            "pcal_goto": self._pcal_goto,
+        }
+        for kind in _BINDERS:
+            self.handlers[kind] = self._binder
+        for kind in _NUMBER_SETS:
+            self.handlers[kind] = self._number_set
+        for kind in _UNIT_TYPES:
+            self.handlers[kind] = self._stray_unit
+
+    # ---- small helpers ---------------------------------------------------
+
+    def _text(self, node: _Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    def _push(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        self.stack.append((self._visit, node, scope, ctx))
+
+    def _push_children(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for child in node.named_children:
+            self._push(child, scope, ctx)
+
+    def _occ(self, node: _Node, role: str, context: str, ctx: _Ctx, *,
+             scope: Optional[_Scope] = None, target: Optional[_Raw] = None,
+             via: Optional[str] = None, foreign: Optional[str] = None) -> Optional[_Raw]:
+        """Record an occurrence; define/bind/label ones are entered in ``scope``."""
+        span = (node.start_byte, node.end_byte)
+        if span in self.handled:
+            return None
+        text = self._text(node)
+        # Error recovery can turn a keyword (LAMBDA out of place) into an
+        # identifier node: never report keywords.
+        if text in TLA_KEYWORDS or not text:
+            return None
+        self.handled.add(span)
+        raw = _Raw(text, span[0], span[1], role, context, target, via, foreign,
+                   ctx.owner, ctx.module.name, ctx.pluscal)
+        self.raws.append(raw)
+        if scope is not None:
+            scope.names[text] = raw
+        return raw
+
+    def _ref(self, node: _Node, scope: _Scope, ctx: _Ctx, context: str) -> Optional[_Raw]:
+        return self._occ(node, "reference", context, ctx,
+                         target=scope.lookup(self._text(node)))
+
+    def _bind_intro(self, node: _Node, inner: _Scope, ctx: _Ctx, context: str) -> list[str]:
+        """Bind an identifier or each identifier of ``<<a, b>>``; return the names."""
+        if node.type == "identifier":
+            self._occ(node, "bind", context, ctx, scope=inner)
+            return [self._text(node)]
+        if node.type == "tuple_of_identifiers":
+            names = []
+            for child in node.named_children:
+                if child.type == "identifier":
+                    self._occ(child, "bind", context, ctx, scope=inner)
+                    names.append(self._text(child))
+            return names
+        return []
+
+    def _quantifier_bound(self, qb: _Node, outer: _Scope, inner: _Scope, ctx: _Ctx,
+                          context: str) -> list[str]:
+        """``x, y \\in S`` / ``<<a, b>> \\in S``: names bind in ``inner``, S is in ``outer``."""
+        names: list[str] = []
+        for child in qb.named_children:
+            if child.type in ("identifier", "tuple_of_identifiers"):
+                names.extend(self._bind_intro(child, inner, ctx, context))
+            elif child.type != "set_in":
+                self._push(child, outer, ctx)
+        return names
+
+    # ---- the walk --------------------------------------------------------
+
+    def run(self) -> None:
+        stack = self.stack
+        while stack:
+            fn, node, scope, ctx = stack.pop()
+            fn(node, scope, ctx)
+
+    def _visit(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        handler = self.handlers.get(node.type)
+        if handler is not None:
+            handler(node, scope, ctx)
+        elif node.type == "ERROR":
+            # Keep going inside broken regions: their identifiers still need renaming.
+            self._push_children(node, scope, ctx._replace(error=True))
+        else:
+            self._push_children(node, scope, ctx)
+
+    def _identifier_ref(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        self._ref(node, scope, ctx, "error" if ctx.error else "expression")
+
+    def _identifier(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        # A plain identifier that no construct claimed: only in broken trees.
+        self._ref(node, scope, ctx, "error" if ctx.error else "unknown")
+
+    def _number_set(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        if self._text(node) in _NUMBER_SET_NAMES:  # not the Unicode forms
+            self._ref(node, scope, ctx, "expression")
+
+    def _comment(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        self.comments.append((node.start_byte, node.end_byte))
+
+    def _block_comment(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        self.comments.append((node.start_byte, node.end_byte))
+        # Only a PlusCal algorithm inside a comment holds identifiers.
+        for child in node.named_children:
+            if child.type == "pcal_algorithm":
+                self._push(child, scope, ctx)
+
+    def _string(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        self.strings.append((node.start_byte, node.end_byte))
+
+    # ---- modules and units -----------------------------------------------
+
+    def module(self, node: _Node, parent: Optional[_Scope], acc: _ModuleAcc,
+               ctx: Optional[_Ctx] = None) -> None:
+        """Walk a ``module`` node (or, for broken input, any container) into ``acc``."""
+        base = _Ctx(None, None, False, acc, False) if ctx is None else ctx._replace(
+            owner=None, def_index=None, module=acc)
+        scope = _Scope(parent)
+        name_node = node.child_by_field_name("name") if node.type == "module" else None
+        for child in node.named_children:
+            if name_node is not None and child.id == name_node.id:
+                self._occ(child, "module", "module", base)
+            elif child.type not in ("header_line", "single_line", "double_line"):
+                self._unit(child, scope, base, "module")
+
+    def _nested_module(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        name_node = node.child_by_field_name("name")
+        acc = _ModuleAcc(
+            self._text(name_node) if name_node is not None else None,
+            (name_node.start_byte, name_node.end_byte) if name_node is not None else None,
+            (node.start_byte, node.end_byte),
+            any(c.type == "double_line" and not c.is_missing for c in node.children),
+        )
+        ctx.module.submodules.append(acc)
+        self.module(node, scope, acc, ctx)
+
+    def _stray_unit(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        # A unit outside its usual place (inside an ERROR node, say).
+        self._unit(node, scope, ctx, "let" if ctx.def_index is not None else "module")
+
+    def _new_definition(self, ctx: _Ctx, name_node: Optional[_Node], node: _Node, kind: str,
+                        scope_kind: str, is_local: bool, params: tuple[str, ...] = ()) -> int:
+        if name_node is not None:
+            name, span = self._text(name_node), (name_node.start_byte, name_node.end_byte)
+        else:
+            name, span = "", (node.start_byte, node.start_byte)
+        line, col = self.lines(span[0])
+        defs = ctx.module.definitions
+        defs.append(Definition(name, span, line, col, kind, params, is_local, False,
+                               scope_kind, ctx.def_index if scope_kind != "module" else None,
+                               (node.start_byte, node.end_byte)))
+        return len(defs) - 1
+
+    def _unit(self, node: _Node, scope: _Scope, ctx: _Ctx, scope_kind: str,
+              is_local: bool = False) -> None:
+        """Register the names a unit defines in ``scope`` and queue its body."""
+        t = node.type
+        acc = ctx.module
+        if t == "local_definition":
+            for child in node.named_children:
+                self._unit(child, scope, ctx, scope_kind, is_local=True)
+        elif t in ("constant_declaration", "variable_declaration"):
+            kind = "constant" if t == "constant_declaration" else "variable"
+            target = acc.constants if kind == "constant" else acc.variables
+            for child in node.named_children:
+                name_node, arity = child, 0
+                if child.type == "operator_declaration":
+                    name_node = child.child_by_field_name("name")
+                    arity = sum(1 for c in child.named_children if c.type == "placeholder")
+                    if name_node is None:
+                        continue
+                elif child.type != "identifier":
+                    self._push(child, scope, ctx)  # comments between names
+                    continue
+                if name_node.type == "identifier":
+                    self._occ(name_node, "define", kind, ctx, scope=scope)
+                line, col = self.lines(name_node.start_byte)
+                target.append(Declaration(self._text(name_node),
+                                          (name_node.start_byte, name_node.end_byte),
+                                          line, col, kind, arity,
+                                          (child.start_byte, child.end_byte)))
+        elif t == "recursive_declaration":
+            for child in node.named_children:
+                if child.type != "operator_declaration":
+                    continue
+                name_node = child.child_by_field_name("name")
+                if name_node is None or name_node.type != "identifier":
+                    continue
+                name = self._text(name_node)
+                acc.recursive.add((id(scope), name))
+                # The definition proper, registered later, takes over the name.
+                self._occ(name_node, "define", "recursive", ctx,
+                          scope=scope if name not in scope.names else None)
+        elif t == "operator_definition":
+            self._operator_definition(node, scope, ctx, scope_kind, is_local)
+        elif t == "function_definition":
+            self._function_definition(node, scope, ctx, scope_kind, is_local)
+        elif t == "module_definition":
+            self._module_definition(node, scope, ctx, scope_kind, is_local)
+        elif t == "instance":
+            self._instance(node, scope, ctx, scope_kind, is_local)
+        elif t in ("theorem", "assumption"):
+            name_node = node.child_by_field_name("name")
+            idx = None
+            if name_node is not None:
+                self._occ(name_node, "define", t, ctx, scope=scope)
+                idx = self._new_definition(ctx, name_node, node, t, scope_kind, is_local)
+            owner = ctx.owner
+            if name_node is not None and scope_kind == "module":
+                owner = self._text(name_node)
+            inner = ctx._replace(owner=owner,
+                                 def_index=idx if idx is not None else ctx.def_index)
+            self.stack.append((self._theorem_body, node, scope, inner))
+        elif t == "extends":
+            for child in node.named_children:
+                if child.type == "identifier_ref":
+                    self._occ(child, "module", "extends", ctx)
+                    acc.extends.append(self._text(child))
+                else:
+                    self._push(child, scope, ctx)
+        else:  # nested modules, comments, USE/HIDE, ERROR nodes, ...
+            self._push(node, scope, ctx)
+
+    def _mark_recursive(self, ctx: _Ctx, scope: _Scope, idx: int) -> None:
+        d = ctx.module.definitions[idx]
+        if (id(scope), d.name) in ctx.module.recursive:
+            ctx.module.definitions[idx] = _replace(d, is_recursive=True)
+
+    def _operator_definition(self, node: _Node, scope: _Scope, ctx: _Ctx,
+                             scope_kind: str, is_local: bool) -> None:
+        name_node = node.child_by_field_name("name")
+        params: list[str] = []
+        for fname, child in _fields(node):
+            if fname == "parameter":
+                if child.type == "identifier":
+                    params.append(self._text(child))
+                elif child.type == "operator_declaration":
+                    pn = child.child_by_field_name("name")
+                    if pn is not None:
+                        params.append(self._text(pn))
+        if name_node is not None and (name_node.type == "identifier" or (
+                name_node.type in _NUMBER_SETS and self._text(name_node) in _NUMBER_SET_NAMES)):
+            self._occ(name_node, "define", "operator", ctx, scope=scope)
+        idx = self._new_definition(ctx, name_node, node, "operator", scope_kind, is_local,
+                                   tuple(params))
+        self._mark_recursive(ctx, scope, idx)
+        owner = ctx.module.definitions[idx].name if scope_kind in ("module", "pluscal") \
+            else ctx.owner
+        self.stack.append((self._operator_body, node, scope,
+                           ctx._replace(owner=owner, def_index=idx)))
+
+    def _operator_body(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        inner = _Scope(scope)
+        for fname, child in _fields(node):
+            if fname == "parameter":
+                if child.type == "identifier":
+                    self._occ(child, "bind", "parameter", ctx, scope=inner)
+                elif child.type == "operator_declaration":
+                    pn = child.child_by_field_name("name")
+                    if pn is not None and pn.type == "identifier":
+                        self._occ(pn, "bind", "parameter", ctx, scope=inner)
+            elif fname == "name" or child.type == "def_eq":
+                continue
+            else:
+                self._push(child, inner, ctx)
+
+    def _function_definition(self, node: _Node, scope: _Scope, ctx: _Ctx,
+                             scope_kind: str, is_local: bool) -> None:
+        name_node = node.child_by_field_name("name")
+        params: list[str] = []
+        for child in node.named_children:
+            if child.type == "quantifier_bound":
+                for c in child.named_children:
+                    if c.type == "identifier":
+                        params.append(self._text(c))
+                    elif c.type == "tuple_of_identifiers":
+                        params.extend(self._text(i) for i in c.named_children
+                                      if i.type == "identifier")
+        if name_node is not None:
+            self._occ(name_node, "define", "function", ctx, scope=scope)
+        idx = self._new_definition(ctx, name_node, node, "function", scope_kind, is_local,
+                                   tuple(params))
+        owner = ctx.module.definitions[idx].name if scope_kind == "module" else ctx.owner
+        self.stack.append((self._function_body, node, scope,
+                           ctx._replace(owner=owner, def_index=idx)))
+
+    def _function_body(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        inner = _Scope(scope)
+        name_node = node.child_by_field_name("name")
+        for child in node.named_children:
+            if child.type == "quantifier_bound":
+                self._quantifier_bound(child, scope, inner, ctx, "function_parameter")
+            elif child.type == "def_eq" or (name_node is not None and child.id == name_node.id):
+                continue
+            else:
+                self._push(child, inner, ctx)
+
+    def _module_definition(self, node: _Node, scope: _Scope, ctx: _Ctx,
+                           scope_kind: str, is_local: bool) -> None:
+        name_node = node.child_by_field_name("name")
+        params: list[str] = []
+        for fname, child in _fields(node):
+            if fname == "parameter":
+                pn = child
+                if child.type == "operator_declaration":
+                    pn = child.child_by_field_name("name")
+                if pn is not None:
+                    params.append(self._text(pn))
+        raw = None
+        if name_node is not None:
+            raw = self._occ(name_node, "define", "instance", ctx, scope=scope)
+        idx = self._new_definition(ctx, name_node, node, "instance", scope_kind, is_local,
+                                   tuple(params))
+        inner_ctx = ctx._replace(
+            owner=ctx.module.definitions[idx].name if scope_kind == "module" else ctx.owner,
+            def_index=idx)
+        inner = _Scope(scope)
+        for fname, child in _fields(node):
+            if fname == "parameter":
+                if child.type == "identifier":
+                    self._occ(child, "bind", "parameter", inner_ctx, scope=inner)
+                elif child.type == "operator_declaration":
+                    pn = child.child_by_field_name("name")
+                    if pn is not None and pn.type == "identifier":
+                        self._occ(pn, "bind", "parameter", inner_ctx, scope=inner)
+            elif child.type == "instance":
+                target = self._instance(child, inner, inner_ctx, scope_kind, is_local,
+                                        name_node=name_node, params=tuple(params))
+                if raw is not None and target:
+                    self.instance_targets[id(raw)] = target
+            elif fname != "name" and child.type != "def_eq":
+                self._push(child, inner, inner_ctx)
+
+    def _instance(self, node: _Node, scope: _Scope, ctx: _Ctx, scope_kind: str,
+                  is_local: bool, name_node: Optional[_Node] = None,
+                  params: tuple[str, ...] = ()) -> Optional[str]:
+        module_node = None
+        subs: list[Substitution] = []
+        for child in node.named_children:
+            if child.type == "identifier_ref" and module_node is None:
+                module_node = child
+                self._occ(child, "module", "instance", ctx)
+            elif child.type == "substitution":
+                parts = child.named_children
+                if not parts:
+                    continue
+                lhs = parts[0]
+                rhs = [p for p in parts[1:] if p.type != "gets"]
+                target_module = self._text(module_node) if module_node is not None else None
+                if lhs.type == "identifier_ref":
+                    self._occ(lhs, "reference", "substitution", ctx, foreign=target_module)
+                for p in rhs:
+                    self._push(p, scope, ctx)
+                if rhs:
+                    expr_span = (rhs[0].start_byte, rhs[-1].end_byte)
+                else:
+                    expr_span = (child.end_byte, child.end_byte)
+                expression = self.data[expr_span[0] : expr_span[1]].decode("utf-8", "replace")
+                subs.append(Substitution(self._text(lhs), (lhs.start_byte, lhs.end_byte),
+                                         expression, expr_span))
+            else:
+                self._push(child, scope, ctx)
+        if module_node is None:
+            return None
+        module = self._text(module_node)
+        ctx.module.instances.append(Instance(
+            module, (module_node.start_byte, module_node.end_byte),
+            self._text(name_node) if name_node is not None else None,
+            (name_node.start_byte, name_node.end_byte) if name_node is not None else None,
+            params, tuple(subs), is_local, scope_kind, (node.start_byte, node.end_byte)))
+        return module
+
+    # ---- expressions -----------------------------------------------------
+
+    def _let_in(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        inner = _Scope(scope)
+        body: list[_Node] = []
+        for fname, child in _fields(node):
+            if fname == "expression":
+                body.append(child)
+            else:
+                self._unit(child, inner, ctx, "let")
+        for child in body:
+            self._push(child, inner, ctx)
+
+    def _binder(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        context = _BINDERS[node.type]
+        inner = _Scope(scope)
+        for fname, child in _fields(node):
+            if child.type == "quantifier_bound":
+                self._quantifier_bound(child, scope, inner, ctx, context)
+            elif child.type in ("identifier", "tuple_of_identifiers"):
+                self._bind_intro(child, inner, ctx, context)
+            elif fname == "set":  # CHOOSE x \in S : P -- S is outside x's scope
+                self._push(child, scope, ctx)
+            elif child.type != "set_in":
+                self._push(child, inner, ctx)
+
+    def _stray_quantifier_bound(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        self._quantifier_bound(node, scope, _Scope(scope), ctx, "quantifier")
+
+    def _subscript(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        if node.type == "identifier_ref":
+            self._ref(node, scope, ctx, "subscript")
+        elif node.type == "tuple_literal":
+            for child in node.named_children:
+                if child.type == "identifier_ref":
+                    self._ref(child, scope, ctx, "subscript")
+                else:
+                    self._push(child, scope, ctx)
+        else:
+            self._push(node, scope, ctx)
+
+    def _step_expr(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        # [A]_v and <<A>>_v: the subscript is the last named child.
+        named = [c for c in node.named_children
+                 if c.type not in ("langle_bracket", "rangle_bracket_sub")]
+        if not named:
+            return
+        for child in named[:-1]:
+            self._push(child, scope, ctx)
+        self._subscript(named[-1], scope, ctx)
+
+    def _fairness(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        # WF_v(A): the subscript is the first named child (after the WF_ token).
+        named = node.named_children
+        if not named:
+            return
+        self._subscript(named[0], scope, ctx)
+        for child in named[1:]:
+            self._push(child, scope, ctx)
+
+    def _postfix(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        lhs = node.child_by_field_name("lhs")
+        symbol = node.child_by_field_name("symbol")
+        if lhs is not None and lhs.type == "identifier_ref" and symbol is not None \
+                and symbol.type == "prime":
+            self._ref(lhs, scope, ctx, "prime")
+            return
+        self._push_children(node, scope, ctx)
+
+    def _bound_op(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for fname, child in _fields(node):
+            if fname == "name" and child.type == "identifier_ref":
+                self._ref(child, scope, ctx, "call")
+            else:
+                self._push(child, scope, ctx)
+
+    def _record_fields(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        # [f |-> e] and [f : S]: plain identifiers are field names.
+        for child in node.named_children:
+            if child.type == "identifier":
+                self._occ(child, "field", "record", ctx)
+            else:
+                self._push(child, scope, ctx)
+
+    def _record_value(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        # r.f : the name after the '.' token is a field.
+        after_dot = False
+        for child in node.children:
+            if not child.is_named:
+                after_dot = after_dot or child.type == "."
+                continue
+            if after_dot and child.type in ("identifier_ref", "identifier"):
+                self._occ(child, "field", "record", ctx)
+                after_dot = False
+            else:
+                self._push(child, scope, ctx)
+
+    def _except_field(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for child in node.named_children:
+            if child.type in ("identifier_ref", "identifier"):
+                self._occ(child, "field", "except", ctx)
+            else:
+                self._push(child, scope, ctx)
+
+    def _qualified(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        """``M!N!Op(x)``, ``I(3)!Op``, ``Def!1``: M resolves here, the rest via the path."""
+        path: list[str] = []
+        foreign: Optional[str] = None
+
+        def name_of(part: _Node) -> Optional[_Node]:
+            if part.type == "identifier_ref" or (
+                    part.type in _NUMBER_SETS and self._text(part) in _NUMBER_SET_NAMES):
+                return part
+            if part.type == "bound_op":
+                name = part.child_by_field_name("name")
+                for fname, child in _fields(part):
+                    if fname != "name":
+                        self._push(child, scope, ctx)
+                if name is not None and name.type == "identifier_ref":
+                    return name
+            return None
+
+        def component(part: _Node, last: bool) -> None:
+            nonlocal foreign
+            ident = name_of(part)
+            if ident is None:
+                if part.type != "bound_op":
+                    self._push(part, scope, ctx)
+                path.append(self._text(part))
+                return
+            if not path:
+                raw = self._ref(ident, scope, ctx, "qualifier")
+                if raw is not None and raw.target is not None:
+                    foreign = self.instance_targets.get(id(raw.target))
+            else:
+                self._occ(ident, "reference", "qualified", ctx, via="!".join(path),
+                          foreign=foreign if len(path) == 1 else None)
+            path.append(self._text(ident))
+
+        for fname, child in _fields(node):
+            if child.type == "subexpr_prefix":
+                for comp in child.named_children:
+                    inner = comp.named_children
+                    if comp.type == "subexpr_component" and inner:
+                        component(inner[0], False)
+                    else:
+                        self._push(comp, scope, ctx)
+            elif fname == "op" and path:
+                component(child, True)
+            else:
+                self._push(child, scope, ctx)
+
+    def _label(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for fname, child in _fields(node):
+            if fname == "name" and child.type == "identifier":
+                self._occ(child, "label", "label", ctx)
+            else:
+                self._push(child, scope, ctx)
+
+    # ---- theorems and proofs ---------------------------------------------
+
+    def _theorem_body(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        inner = _Scope(scope)
+        name_node = node.child_by_field_name("name")
+        for fname, child in _fields(node):
+            if name_node is not None and child.id == name_node.id or child.type == "def_eq":
+                continue
+            if child.type == "assume_prove":
+                # NEW names of the statement are visible in the proof.
+                self._assume_prove(child, inner, ctx)
+            else:
+                self._push(child, inner, ctx)
+
+    def _assume_prove(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for child in node.named_children:
+            if child.type == "new":
+                self._new(child, scope, ctx)
+            else:
+                self._push(child, scope, ctx)
+
+    def _nested_assume_prove(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        self._assume_prove(node, _Scope(scope), ctx)
+
+    def _new(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for child in node.named_children:
+            if child.type == "identifier":
+                self._occ(child, "bind", "new", ctx, scope=scope)
+            elif child.type == "operator_declaration":
+                pn = child.child_by_field_name("name")
+                if pn is not None and pn.type == "identifier":
+                    self._occ(pn, "bind", "new", ctx, scope=scope)
+            elif child.type not in ("set_in", "statement_level"):
+                self._push(child, scope, ctx)
+
+    def _new_stray(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        self._new(node, scope, ctx)
+
+    def _proof(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        # Names a step introduces (PICK, TAKE, DEFINE, SUFFICES ASSUME NEW)
+        # are visible in its own proof and in the later steps.
+        current = scope
+        for child in node.named_children:
+            if child.type in ("proof_step", "qed_step"):
+                current = _Scope(current)
+                self._proof_step(child, current, ctx)
+            else:
+                self._push(child, current, ctx)
+
+    def _proof_step(self, step: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for child in step.named_children:
+            t = child.type
+            if t == "proof_step_id":
+                continue
+            if t in ("pick_proof_step", "take_proof_step"):
+                context = "pick" if t == "pick_proof_step" else "take"
+                for c in child.named_children:
+                    if c.type == "quantifier_bound":
+                        self._quantifier_bound(c, scope, scope, ctx, context)
+                    elif c.type in ("identifier", "tuple_of_identifiers"):
+                        self._bind_intro(c, scope, ctx, context)
+                    else:
+                        self._push(c, scope, ctx)
+            elif t == "definition_proof_step":
+                for c in child.named_children:
+                    self._unit(c, scope, ctx, "proof")
+            else:
+                for c in child.named_children:
+                    if c.type == "assume_prove":
+                        self._assume_prove(c, scope, ctx)
+                    else:
+                        self._push(c, scope, ctx)
+
+    # ---- PlusCal -----------------------------------------------------------
+
+    def _pcal(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        ctx = ctx._replace(pluscal=True)
+        acc = ctx.module
+        alg = _Scope(scope)
+        self.pcal_labels = {}
+        labels: list[Name] = []
+        # Labels first: a goto may jump forward.
+        walk = [node]
+        while walk:
+            n = walk.pop()
+            for fname, child in _fields(n):
+                if fname == "label" and child.type == "identifier":
+                    raw = self._occ(child, "label", "pluscal_label", ctx)
+                    if raw is not None:
+                        self.pcal_labels.setdefault(raw.text, raw)
+                        labels.append(self._name(child))
+                elif child.child_count:
+                    walk.append(child)
+        labels.sort(key=lambda n: n.span)
+
+        name_node = node.child_by_field_name("name")
+        if name_node is not None:
+            self._occ(name_node, "define", "algorithm", ctx)
+        start = node.children[0] if node.children else node
+        fair = self._text(start).lstrip().startswith("--fair")
+        variables: list[Name] = []
+        macros: list[Name] = []
+        procedures: list[Name] = []
+        processes: list[Name] = []
+        definitions: list[Name] = []
+        for child in node.named_children:
+            t = child.type
+            if t == "pcal_var_decls":
+                variables.extend(self._pcal_var_decls(child, alg, alg, ctx))
+            elif t == "pcal_definitions":
+                for c in child.named_children:
+                    before = len(acc.definitions)
+                    self._unit(c, alg, ctx, "pluscal")
+                    definitions.extend(Name(d.name, d.span, d.line, d.column)
+                                       for d in acc.definitions[before:])
+            elif t == "pcal_macro":
+                macros.extend(self._pcal_macro(child, alg, ctx))
+            elif t == "pcal_procedure":
+                procedures.extend(self._pcal_procedure(child, alg, ctx))
+            elif t == "pcal_process":
+                processes.extend(self._pcal_process(child, alg, ctx))
+            elif t == "pcal_algorithm_start" or (
+                    name_node is not None and child.id == name_node.id):
+                continue
+            else:
+                self._push(child, alg, ctx)
+        # The span starts at "--" (the node may include leading blanks).
+        text = self.data[node.start_byte:node.end_byte]
+        lead = len(text) - len(text.lstrip())
+        after = b""
+        if name_node is not None:
+            after = self.data[name_node.end_byte : node.end_byte].lstrip()
+        if acc.pluscal is None:
+            acc.pluscal = PlusCalBlock(
+                (node.start_byte + lead, node.end_byte),
+                self._text(name_node) if name_node is not None else None,
+                (name_node.start_byte, name_node.end_byte) if name_node is not None else None,
+                fair, "c" if after.startswith(b"{") else "p", True,
+                tuple(variables), tuple(labels), tuple(macros), tuple(procedures),
+                tuple(processes), tuple(definitions), node.has_error)
+
+    def _name(self, node: _Node) -> Name:
+        line, col = self.lines(node.start_byte)
+        return Name(self._text(node), (node.start_byte, node.end_byte), line, col)
+
+    def _pcal_var_decls(self, node: _Node, into: _Scope, outer: _Scope, ctx: _Ctx,
+                        context: str = "pluscal_variable") -> list[Name]:
+        names: list[Name] = []
+        single = node.type in ("pcal_var_decl", "pcal_proc_var_decl")
+        decls = [node] if single else node.named_children
+        for decl in decls:
+            if decl.type not in ("pcal_var_decl", "pcal_proc_var_decl"):
+                self._push(decl, outer, ctx)
+                continue
+            first = True
+            for child in decl.named_children:
+                if first and child.type == "identifier":
+                    self._occ(child, "define", context, ctx, scope=into)
+                    names.append(self._name(child))
+                elif child.type != "set_in":
+                    self._push(child, outer, ctx)
+                first = False
+        return names
+
+    def _pcal_macro(self, node: _Node, alg: _Scope, ctx: _Ctx) -> list[Name]:
+        inner = _Scope(alg)
+        names: list[Name] = []
+        for child in node.named_children:
+            if child.type == "pcal_macro_decl":
+                for fname, c in _fields(child):
+                    if fname == "name":
+                        self._occ(c, "define", "macro", ctx, scope=alg)
+                        names.append(self._name(c))
+                    elif c.type == "identifier":
+                        self._occ(c, "bind", "parameter", ctx, scope=inner)
+        owner = names[0].name if names else ctx.owner
+        for child in node.named_children:
+            if child.type != "pcal_macro_decl":
+                self._push(child, inner, ctx._replace(owner=owner))
+        return names
+
+    def _pcal_procedure(self, node: _Node, alg: _Scope, ctx: _Ctx) -> list[Name]:
+        inner = _Scope(alg)
+        names: list[Name] = []
+        for child in node.named_children:
+            if child.type == "pcal_proc_decl":
+                for fname, c in _fields(child):
+                    if fname == "name":
+                        self._occ(c, "define", "procedure", ctx, scope=alg)
+                        names.append(self._name(c))
+                    elif c.type == "pcal_proc_var_decl":
+                        self._pcal_var_decls(c, inner, alg, ctx, "pluscal_parameter")
+                    elif c.type == "pcal_proc_var_decls":
+                        self._pcal_var_decls(c, inner, alg, ctx)
+                    else:
+                        self._push(c, alg, ctx)
+        owner = names[0].name if names else ctx.owner
+        for child in node.named_children:
+            if child.type != "pcal_proc_decl":
+                self._push(child, inner, ctx._replace(owner=owner))
+        return names
+
+    def _pcal_process(self, node: _Node, alg: _Scope, ctx: _Ctx) -> list[Name]:
+        inner = _Scope(alg)
+        names: list[Name] = []
+        name_node = node.child_by_field_name("name")
+        if name_node is not None:
+            self._occ(name_node, "define", "process", ctx, scope=alg)
+            names.append(self._name(name_node))
+        owner = names[0].name if names else ctx.owner
+        for child in node.named_children:
+            if name_node is not None and child.id == name_node.id or child.type == "set_in":
+                continue
+            if child.type == "pcal_var_decls":
+                self._pcal_var_decls(child, inner, inner, ctx)
+            elif child.type == "pcal_algorithm_body":
+                self._push(child, inner, ctx._replace(owner=owner))
+            else:
+                self._push(child, alg, ctx)
+        return names
+
+    def _pcal_lhs(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        # x[i].f := ... : x is the variable, plain identifiers are fields.
+        first = True
+        for child in node.named_children:
+            if first and child.type == "identifier_ref":
+                self._ref(child, scope, ctx, "assign")
+            elif child.type == "identifier":
+                self._occ(child, "field", "record", ctx)
+            else:
+                self._push(child, scope, ctx)
+            first = False
+
+    def _pcal_with(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        inner = _Scope(scope)
+        for child in node.named_children:
+            if child.type == "identifier":
+                self._occ(child, "bind", "with", ctx, scope=inner)
+            elif child.type != "set_in":
+                self._push(child, inner, ctx)
+
+    def _pcal_call(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for fname, child in _fields(node):
+            if fname == "name" and child.type in ("identifier", "identifier_ref"):
+                self._ref(child, scope, ctx, "call")
+            else:
+                self._push(child, scope, ctx)
+
+    def _pcal_goto(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        for child in node.named_children:
+            if child.type in ("identifier", "identifier_ref"):
+                self._occ(child, "reference", "goto", ctx,
+                          target=self.pcal_labels.get(self._text(child)))
+            else:
+                self._push(child, scope, ctx)
+
+
+def _replace(d: Definition, **changes: object) -> Definition:
+    return dataclasses.replace(d, **changes)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------
+# Assembling results
+# --------------------------------------------------------------------------
+
+
+def _collect_issues(root: _Node, lines: _Lines, lo: int, hi: int) -> list[SyntaxIssue]:
+    issues: list[SyntaxIssue] = []
+    if not root.has_error:
+        return issues
+    walk = [root]
+    while walk:
+        node = walk.pop()
+        if node.start_byte >= hi or node.end_byte < lo:
+            continue
+        # Clamp to the module: a footer we appended is not the author's text.
+        span = (min(node.start_byte, hi), min(node.end_byte, hi))
+        if node.is_missing:
+            line, col = lines(span[0])
+            issues.append(SyntaxIssue("missing", span, line, col, f"missing {node.type!r}"))
+        elif node.is_error:
+            line, col = lines(span[0])
+            issues.append(SyntaxIssue("error", span, line, col, "syntax error"))
+            # inner errors add nothing a reader needs
+        if node.has_error and not node.is_error:
+            walk.extend(reversed(node.children))
+    issues.sort(key=lambda i: i.span)
+    return issues
+
+
+def _outermost(spans: list[Span]) -> tuple[Span, ...]:
+    out: list[Span] = []
+    for span in sorted(set(spans), key=lambda s: (s[0], -s[1])):
+        if out and span[0] >= out[-1][0] and span[1] <= out[-1][1]:
+            continue
+        out.append(span)
+    return tuple(out)
+
+
+def _freeze_occurrences(raws: list[_Raw], lines: _Lines) -> dict[int, Occurrence]:
+    frozen: dict[int, Occurrence] = {}
+
+    def make(raw: _Raw, target: Optional[Occurrence]) -> Occurrence:
+        line, col = lines(raw.start)
+        return Occurrence(raw.text, (raw.start, raw.end), line, col,
+                          raw.role,  # type: ignore[arg-type]
+                          raw.context, target, raw.via, raw.foreign, raw.owner,
+                          raw.module, raw.pluscal)
+
+    # Targets are define/bind/label occurrences, which never have targets.
+    for raw in raws:
+        if raw.target is None:
+            frozen[id(raw)] = make(raw, None)
+    for raw in raws:
+        if raw.target is not None:
+            target = frozen.get(id(raw.target))
+            if target is None:  # defensive: a target outside what was frozen
+                target = frozen[id(raw.target)] = make(raw.target, None)
+            frozen[id(raw)] = make(raw, target)
+    return frozen
+
+
+def _assemble(acc: _ModuleAcc, builder: _Builder, frozen: dict[int, Occurrence],
+              issues: list[SyntaxIssue], data: bytes) -> ModuleSyntax:
+    lo, hi = acc.span
+
+    def inside(span: Span) -> bool:
+        return lo <= span[0] and span[1] <= hi
+
+    occs = tuple(sorted((frozen[id(r)] for r in builder.raws if lo <= r.start and r.end <= hi),
+                        key=lambda o: o.span))
+    # Definitions were collected in walk order (LET bodies late): sort them
+    # by position and renumber the parent links.
+    order = sorted(range(len(acc.definitions)), key=lambda i: acc.definitions[i].span)
+    new_index = {old: new for new, old in enumerate(order)}
+    definitions = tuple(
+        _replace(acc.definitions[i],
+                 parent=None if acc.definitions[i].parent is None
+                 else new_index[acc.definitions[i].parent])
+        for i in order)
+    return ModuleSyntax(
+        name=acc.name,
+        name_span=acc.name_span,
+        span=acc.span,
+        complete=acc.complete,
+        extends=tuple(acc.extends),
+        instances=tuple(acc.instances),
+        constants=tuple(acc.constants),
+        variables=tuple(acc.variables),
+        definitions=definitions,
+        occurrences=occs,
+        comments=_outermost([s for s in builder.comments if inside(s)]),
+        strings=tuple(sorted(s for s in set(builder.strings) if inside(s))),
+        pluscal=acc.pluscal,
+        errors=tuple(i for i in issues if lo <= i.span[0] <= hi or i.kind == "no_module"),
+        submodules=tuple(
+            _assemble(sub, builder, frozen,
+                      [i for i in issues if sub.span[0] <= i.span[0] < sub.span[1]], data)
+            for sub in acc.submodules),
+        source=data,
+    )
+
+
+def _empty(data: bytes, name: Optional[str], message: str) -> ModuleSyntax:
+    return ModuleSyntax(name, None, (0, len(data)), False, (), (), (), (), (), (), (), (),
+                        None, (SyntaxIssue("no_module", (0, 0), 1, 1, message),), (), data)
+
+
+def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> ModuleSyntax:
+    """Parse one module region (or, with ``region=None``, headerless text)."""
+    if region is None:
+        buf = data
+        lo, hi = 0, len(data)
+    else:
+        lo, hi = region.start, region.end
+        # Blank out text before the module (keeping offsets and newlines) and
+        # drop what follows it, so nothing else can disturb the parse.
+        head = re.sub(rb"[^\n]", b" ", data[:lo])
+        buf = head + data[lo:hi]
+        if not region.complete:
+            buf += b"\n====\n"
+    tree = _parse_bytes(buf)
+    root = tree.root_node
+    module_node = next((c for c in root.named_children
+                        if c.type == "module" and c.start_byte >= lo), None)
+    issues: list[SyntaxIssue] = []
+    if region is None:
+        issues.append(SyntaxIssue("no_module", (0, 0), 1, 1,
+                                  "no '---- MODULE Name ----' header"))
+    elif not region.complete:
+        line, col = lines(hi)
+        issues.append(SyntaxIssue("missing_footer", (hi, hi), line, col,
+                                  f"module {region.name} has no '====' footer"))
+    issues.extend(_collect_issues(root, lines, lo, hi))
+
+    builder = _Builder(data, lines)
+    if module_node is not None:
+        name_node = module_node.child_by_field_name("name")
+        acc = _ModuleAcc(
+            data[name_node.start_byte:name_node.end_byte].decode("utf-8", "replace")
+            if name_node is not None else (region.name if region else None),
+            (name_node.start_byte, name_node.end_byte) if name_node is not None else None,
+            (lo, hi) if region is not None else (module_node.start_byte, module_node.end_byte),
+            region.complete if region is not None else False,
+        )
+        builder.module(module_node, None, acc)
+    else:
+        # No module node (badly broken text, or a headerless snippet): walk
+        # whatever the parser recovered as if it were the module body.
+        acc = _ModuleAcc(region.name if region else None, None, (lo, hi),
+                         region.complete if region is not None else False)
+        if region is not None:
+            m = re.compile(rb"MODULE[ \t\r\n]+([A-Za-z0-9_]+)").search(data, lo, hi)
+            if m is not None:
+                acc.name_span = (m.start(1), m.end(1))
+        builder.module(root, None, acc, _Ctx(None, None, False, acc, root.has_error))
+    builder.run()
+    if acc.pluscal is None:
+        acc.pluscal = _unparsed_pluscal(data, lo, hi, builder.comments)
+    if acc.pluscal is not None:
+        issues = _tag_pluscal_issues(issues, data, acc.pluscal.span)
+    frozen = _freeze_occurrences(builder.raws, lines)
+    return _assemble(acc, builder, frozen, issues, data)
+
+
+def _tag_pluscal_issues(issues: list[SyntaxIssue], data: bytes,
+                        span: Span) -> list[SyntaxIssue]:
+    """Re-tag the parse errors that lie inside the PlusCal algorithm's comment."""
+    opener = data.rfind(b"(*", 0, span[0])
+    lo = opener if opener >= 0 else span[0]
+    hi = max(_comment_end(data, span[0]) + 2, span[1])
+    return [
+        _replace_issue(i, kind="pluscal")
+        if i.kind in ("error", "missing") and lo <= i.span[0] and i.span[1] <= hi else i
+        for i in issues
+    ]
+
+
+def _replace_issue(issue: SyntaxIssue, **changes: object) -> SyntaxIssue:
+    return dataclasses.replace(issue, **changes)  # type: ignore[arg-type]
+
+
+def _unparsed_pluscal(data: bytes, lo: int, hi: int,
+                      comments: list[Span]) -> Optional[PlusCalBlock]:
+    """A PlusCal block tree-sitter did not parse, found by text inside a comment."""
+    m = _PCAL_START.search(data, lo, hi)
+    if m is None or not any(a <= m.start() < b for a, b in comments):
+        return None
+    span = _pcal_textual(data[:hi], m.start())
+    if span is None:
+        return None
+    name = _PCAL_NAME.match(data, m.end() - len(b"algorithm"))
+    after = data[name.end() if name else m.end(): span[1]].lstrip()
+    return PlusCalBlock(
+        span,
+        name.group(1).decode("ascii") if name else None,
+        (name.start(1), name.end(1)) if name else None,
+        b"fair" in m.group(), "c" if after.startswith(b"{") else "p", parsed=False,
+        has_errors=True)
+
+
+def parse_modules(source: str | bytes) -> list[ModuleSyntax]:
+    """Every top-level module of ``source``, in order (text around them is skipped).
+
+    Text with no module header at all is parsed as one headerless module
+    (``name=None``) with a ``no_module`` issue.
+    """
+    data = _as_bytes(source)
+    lines = _Lines(data)
+    regions = _scan_modules(data)
+    if not regions:
+        return [_parse_region(data, lines, None)]
+    return [_parse_region(data, lines, r) for r in regions]
+
+
+def parse_module(source: str | bytes, name: Optional[str] = None) -> ModuleSyntax:
+    """Syntax facts of one module of ``source`` (a file or an LLM's output).
+
+    With ``name``, the top-level module of that name (or, failing that, a
+    nested one); otherwise the first module.  Never raises: text without the
+    requested module gives a ``ModuleSyntax`` with ``name=None`` and a
+    ``no_module`` issue.
+    """
+    data = _as_bytes(source)
+    lines = _Lines(data)
+    regions = _scan_modules(data)
+    if not regions:
+        return _parse_region(data, lines, None)
+    if name is None:
+        return _parse_region(data, lines, regions[0])
+    for region in regions:
+        if region.name == name:
+            return _parse_region(data, lines, region)
+    for region in regions:
+        found = _find_submodule(_parse_region(data, lines, region), name)
+        if found is not None:
+            return found
+    return _empty(data, None, f"no module named {name!r}")
+
+
+def _find_submodule(mod: ModuleSyntax, name: str) -> Optional[ModuleSyntax]:
+    for sub in mod.submodules:
+        if sub.name == name:
+            return sub
+        found = _find_submodule(sub, name)
+        if found is not None:
+            return found
+    return None
+
+
+# --------------------------------------------------------------------------
+# PlusCal location
+# --------------------------------------------------------------------------
+
+
+
+def _pcal_textual(data: bytes, pos: int = 0) -> Optional[Span]:
+    """Locate an algorithm by text (from ``pos``) when tree-sitter did not parse it."""
+    m = _PCAL_START.search(data, pos)
+    if m is None:
+        return None
+    start = m.start()
+    end_p = _PCAL_END_P.search(data, m.end())
+    brace = data.find(b"{", m.end())
+    comment_end = _comment_end(data, start)
+    if end_p is not None and (brace < 0 or end_p.start() < brace or brace > comment_end):
+        return (start, end_p.end())
+    if 0 <= brace < comment_end:
+        depth = 0
+        i = brace
+        while i < comment_end:
+            ch = data[i : i + 1]
+            if ch == b'"':  # skip strings: braces in them do not count
+                j = i + 1
+                while j < comment_end and data[j : j + 1] != b'"':
+                    j += 2 if data[j : j + 1] == b"\\" else 1
+                i = j + 1
+                continue
+            if ch == b"{":
+                depth += 1
+            elif ch == b"}":
+                depth -= 1
+                if depth == 0:
+                    return (start, i + 1)
+            i += 1
+    return (start, comment_end)
+
+
+def _comment_end(data: bytes, pos: int) -> int:
+    """Where the ``(*`` comment enclosing ``pos`` closes (before its ``*)``)."""
+    opener = data.rfind(b"(*", 0, pos)
+    if opener < 0:
+        return len(data)
+    depth = 0
+    for m in re.finditer(rb"\(\*|\*\)", data[opener:]):
+        depth += 1 if m.group() == b"(*" else -1
+        if depth == 0:
+            return opener + m.start()
+    return len(data)
+
+
+def pluscal_block(text: str | bytes) -> Optional[Span]:
+    """Where the PlusCal algorithm of ``text`` lies, or None.
+
+    The span runs from ``--algorithm`` (or ``--fair algorithm``) to the end
+    of ``end algorithm`` (P-syntax) or the closing brace (C-syntax), in the
+    units of ``text`` (characters for ``str``, bytes for ``bytes``).  Uses the
+    tree-sitter parse when it recognises the algorithm and a textual search
+    otherwise.
+    """
+    data = _as_bytes(text)
+    if not _PCAL_START.search(data):
+        return None
+    span: Optional[Span] = None
+    for mod in parse_modules(data):
+        if mod.pluscal is not None:
+            span = mod.pluscal.span
+            break
+    if span is None:
+        span = _pcal_textual(data)
+    if span is None or isinstance(text, bytes):
+        return span
+    a, b = _byte_to_char_offsets(data, [span[0], span[1]])
+    return (a, b)

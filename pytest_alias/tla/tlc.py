@@ -1,0 +1,215 @@
+"""Reading TLC's ``-tool`` output: message codes → a verdict, statistics and a counterexample.
+
+With ``-tool`` TLC wraps every message in ``@!@!@STARTMSG code:severity @!@!@ … @!@!@ENDMSG code @!@!@``.
+The codes (``tlc2.output.EC``) are stable across TLC versions and say more than the exit code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .values import Value, ValueParseError, parse_state
+
+Status = Literal[
+    "ok", "invariant_violation", "property_violation", "deadlock", "assumption_failure", "parse_error",
+    "semantic_error", "config_error", "timeout", "crash",
+]
+STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
+
+_MESSAGE = re.compile(r"@!@!@STARTMSG (\d+):(\d+) @!@!@\n(.*?)@!@!@ENDMSG \1 @!@!@", re.S)
+
+# Message codes of tlc2.output.EC (stable since TLC 2.x).
+SUCCESS = 2193
+STATS = 2199
+SEARCH_DEPTH = 2194
+INIT_GENERATED = 2190
+INVARIANT_VIOLATED = {2107, 2110}
+PROPERTY_VIOLATED = {2108, 2116, 2112}
+DEADLOCK = 2114
+ASSUMPTION = {2104, 2105}
+STATE_PRINT = {2216, 2217}
+STUTTERING = 2218
+BACK_TO_STATE = 2122
+PARSING_FAILED = {3002, 2171, 4000, 4001, 4002}
+CONFIG_ERRORS = set(range(5001, 5007)) | set(range(2222, 2246)) | {2280, 2281, 2279, 2284, 1102, 3100, 3113}
+NO_INITIAL_STATES = 2118
+SEVERITY_ERROR = 1
+
+
+@dataclass(frozen=True)
+class Message:
+    """One ``-tool`` message."""
+
+    code: int
+    severity: int
+    text: str
+
+
+@dataclass(frozen=True)
+class TraceState:
+    """One state of a counterexample: its 1-based position, the action that led to it, variable values."""
+
+    index: int
+    action: str
+    values: dict[str, Value] = field(hash=False)
+    text: str = field(repr=False, default="")
+
+    def to_dict(self) -> dict[str, Any]:
+        from .values import format_value
+
+        return {"index": self.index, "action": self.action, "values": {k: format_value(v) for k, v in self.values.items()}}
+
+
+@dataclass(frozen=True)
+class TlcResult:
+    """TLC's verdict on a spec and cfg, with statistics, counterexample and raw output."""
+
+    status: Status
+    violated: str | None
+    counterexample: tuple[TraceState, ...]
+    distinct_states: int | None
+    states_generated: int | None
+    depth: int | None
+    seconds: float
+    output: str = field(repr=False)
+    exit_code: int | None = None
+    message: str | None = None
+    loops_to: int | None = None  # for a lasso-shaped (liveness) counterexample: the state it returns to
+    stutters: bool = False  # the counterexample ends in stuttering
+    launcher: str = "fresh"
+    cached: bool = False
+    flags: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object ``alias check --json`` prints under ``"tlc"``."""
+        return {
+            "status": self.status,
+            "distinct_states": self.distinct_states,
+            "states_generated": self.states_generated,
+            "depth": self.depth,
+            "violated": self.violated,
+            "seconds": round(self.seconds, 3),
+        }
+
+    def explain(self) -> str:
+        """One line saying what TLC found."""
+        if self.status == "ok":
+            return f"TLC passed: {self.distinct_states} distinct states"
+        head = self.status.replace("_", " ")
+        if self.violated:
+            head += f" of {self.violated}"
+        if self.message:
+            head += f": {self.message}"
+        if self.counterexample:
+            head += f" (counterexample of {len(self.counterexample)} states)"
+        return head
+
+
+def parse_messages(output: str) -> list[Message]:
+    """All ``-tool`` messages in TLC's output, in order."""
+    return [Message(int(m.group(1)), int(m.group(2)), m.group(3).rstrip("\n")) for m in _MESSAGE.finditer(output)]
+
+
+def _first_int(pattern: str, text: str) -> int | None:
+    match = re.search(pattern, text)
+    return int(match.group(1).replace(",", "")) if match else None
+
+
+def _trace_state(message: Message) -> TraceState | None:
+    header, _, body = message.text.partition("\n")
+    match = re.match(r"(\d+): (.*)", header)
+    if not match:
+        return None
+    try:
+        values = parse_state(body) if body.strip() else {}
+    except ValueParseError:
+        values = {}
+    return TraceState(int(match.group(1)), match.group(2).strip(), values, body)
+
+
+def _violated_name(code: int, text: str) -> str | None:
+    patterns = {
+        2107: r"Invariant (\S+) is violated",
+        2110: r"Invariant (\S+) is violated",
+        2112: r"Action property (\S+) is violated",
+        2108: r"property (\S+) is violated",
+    }
+    pattern = patterns.get(code)
+    match = re.search(pattern, text) if pattern else None
+    return match.group(1).rstrip(".") if match else None
+
+
+def _short(text: str, limit: int = 300) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+
+
+def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float, **extra: Any) -> TlcResult:
+    """Turn a TLC run (``-tool`` output, exit code) into a ``TlcResult``."""
+    messages = parse_messages(output)
+    codes = {m.code for m in messages}
+    texts = "\n".join(m.text for m in messages)
+    stats = next((m.text for m in reversed(messages) if m.code == STATS), "")
+    distinct = _first_int(r"([\d,]+) distinct states? found", stats)
+    generated = _first_int(r"([\d,]+) states? generated", stats)
+    if distinct is None:  # stopped before the first progress report, e.g. a violated initial state
+        init = next((m.text for m in messages if m.code == INIT_GENERATED), "")
+        distinct = _first_int(r"([\d,]+) distinct states? generated", init)
+    depth = next((_first_int(r"is (\d+)", m.text) for m in messages if m.code == SEARCH_DEPTH), None)
+    trace = tuple(s for m in messages if m.code in STATE_PRINT for s in [_trace_state(m)] if s is not None)
+    loops_to = next((_first_int(r"(\d+)", m.text) for m in messages if m.code == BACK_TO_STATE), None)
+    stutters = STUTTERING in codes
+    errors = [m for m in messages if m.severity == SEVERITY_ERROR or m.code in INVARIANT_VIOLATED | PROPERTY_VIOLATED]
+    first_error = errors[0] if errors else None
+
+    violated: str | None = None
+    message: str | None = _short(first_error.text) if first_error else None
+    status: Status
+    if timed_out:
+        status, message = "timeout", "TLC ran past its time limit"
+    elif codes & INVARIANT_VIOLATED:
+        found = next(m for m in messages if m.code in INVARIANT_VIOLATED)
+        status, violated, message = "invariant_violation", _violated_name(found.code, found.text), _short(found.text)
+    elif codes & PROPERTY_VIOLATED:
+        found = next(m for m in messages if m.code in PROPERTY_VIOLATED)
+        status, violated, message = "property_violation", _violated_name(found.code, found.text), _short(found.text)
+    elif DEADLOCK in codes:
+        status, message = "deadlock", "deadlock reached"
+    elif codes & ASSUMPTION:
+        status = "assumption_failure"
+    elif "Semantic errors:" in output or "*** Errors:" in output:
+        status, message = "semantic_error", _short(_after(output, "*** Errors:"))
+    elif codes & PARSING_FAILED or "***Parse Error***" in output or "Lexical error" in output:
+        status, message = "parse_error", _short(_after(output, "***Parse Error***") or _after(output, "Lexical error"))
+    elif codes & CONFIG_ERRORS or "ConfigFileException" in output or "configuration file" in texts:
+        status = "config_error"
+    elif exit_code == 0 and SUCCESS in codes and distinct is not None:
+        status, message = "ok", None
+    elif exit_code == 0 and SUCCESS in codes:
+        status, message = "ok", None
+    else:
+        status = "crash"
+        if message is None:
+            tail = [line for line in output.splitlines() if line.strip() and not line.startswith("@!@!@")][-3:]
+            message = _short(" ".join(tail)) or f"TLC exited with code {exit_code}"
+    if status == "crash" and NO_INITIAL_STATES in codes:
+        message = "no state satisfies the initial predicate"
+    return TlcResult(
+        status=status, violated=violated, counterexample=trace, distinct_states=distinct, states_generated=generated,
+        depth=depth, seconds=seconds, output=output, exit_code=exit_code, message=message, loops_to=loops_to,
+        stutters=stutters, **extra,
+    )
+
+
+def _after(output: str, marker: str) -> str:
+    """The few lines after ``marker`` in ``output`` (for a short error message)."""
+    position = output.find(marker)
+    if position < 0:
+        return ""
+    return " ".join(output[position + len(marker) :].strip().splitlines()[:4])

