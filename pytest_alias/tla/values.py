@@ -179,7 +179,7 @@ class _FrozenMap(_Ordered, Mapping[Any, Any]):
         # Same class only: a Record never equals a dict or a Function.
         if type(other) is not type(self):
             return NotImplemented
-        return self._hash == other._hash and self._map == other._map  # type: ignore[attr-defined]
+        return self._hash == other._hash and self._map == other._map
 
     def __ne__(self, other: object) -> bool:
         eq = self.__eq__(other)
@@ -220,7 +220,7 @@ class Function(_FrozenMap):
 
     __slots__ = ()
 
-    def __init__(self, mapping: Mapping[Value, Value] | Iterable[tuple[Value, Value]] = ()) -> None:
+    def __init__(self, mapping: Mapping[Any, Value] | Iterable[tuple[Value, Value]] = ()) -> None:
         pairs = _pairs(mapping)
         keys = [k for k, _ in pairs]
         if not keys or _is_seq_domain(keys) or all(isinstance(k, str) for k in keys):
@@ -238,7 +238,7 @@ def _is_seq_domain(keys: list[Any]) -> bool:
     return len(ints) == len(keys) and ints == set(range(1, len(keys) + 1))
 
 
-def make_function(mapping: Mapping[Value, Value] | Iterable[tuple[Value, Value]]) -> Value:
+def make_function(mapping: Mapping[Any, Value] | Iterable[tuple[Value, Value]]) -> Value:
     """Build the function ``mapping`` in normal form: a tuple, a Record or a Function."""
     pairs = _pairs(mapping)
     keys = [k for k, _ in pairs]
@@ -486,25 +486,54 @@ def parse_value(text: str) -> Value:
     return result
 
 
-def parse_state(text: str) -> dict[str, Value]:
+_CONJUNCT_BREAK = re.compile(r"\n(?=[ \t]*/\\)")
+
+
+def _parse_binding(text: str, conjunct: bool) -> tuple[str, Value]:
+    """Parse ``[/\\] name = value`` filling all of ``text``."""
+    parser = _Parser(text)
+    if conjunct:
+        parser.expect("/\\")
+    name = parser.expect_word()
+    parser.expect("=")
+    value = parser.value()
+    parser.end()
+    return name, value
+
+
+def parse_state(text: str, *, cache: dict[str, tuple[str, Value]] | None = None) -> dict[str, Value]:
     """Parse a TLC state: ``/\\ x = 1`` conjuncts, one per variable, or ``x = 1``.
 
     TLC omits the ``/\\`` when the spec has a single variable, and wraps long
     values over several indented lines; both are accepted.  Empty text is the
-    state of a spec without variables.
+    state of a spec without variables.  ``cache`` (any dict, kept by the
+    caller) memoizes conjuncts, which repeat a lot across the states of one
+    graph.
     """
-    parser = _Parser(text)
+    if not text.strip():
+        return {}
+    if text.lstrip().startswith("/\\"):
+        # A conjunct starts wherever a line starts with /\; values never
+        # contain /\ and TLC escapes newlines inside strings.
+        pieces = _CONJUNCT_BREAK.split(text)
+        conjunct = True
+    else:
+        pieces = [text]
+        conjunct = False
     state: dict[str, Value] = {}
-    conjunction = parser.peek()[:2] == ("op", "/\\")
-    while parser.peek()[0] != "eof":
-        if conjunction:
-            parser.expect("/\\")
-        name_tok = parser.peek()
-        name = parser.expect_word()
+    start = 0
+    for chunk in pieces:
+        binding = cache.get(chunk) if cache is not None else None
+        if binding is None:
+            try:
+                binding = _parse_binding(chunk, conjunct)
+            except ValueParseError as exc:  # report the offset in the whole text
+                raise ValueParseError(exc.message, text, start + exc.pos) from None
+            if cache is not None:
+                cache[chunk] = binding
+        name, value = binding
         if name in state:
-            raise ValueParseError(f"variable {name!r} appears twice", text, name_tok[2])
-        parser.expect("=")
-        state[name] = parser.value()
-        if not conjunction:
-            parser.end()
+            raise ValueParseError(f"variable {name!r} appears twice", text, start)
+        state[name] = value
+        start += len(chunk) + 1
     return state

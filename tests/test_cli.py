@@ -1,0 +1,94 @@
+"""The ``alias`` command: doctor and check, JSON output, one-sentence errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BUILTIN_TASKS
+
+
+def alias(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest_alias", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=300)
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def test_doctor_reports_and_succeeds(tmp_path: Path) -> None:
+    proc = alias("--cache-dir", str(tmp_path), "doctor")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for word in ("java", "tla2tools.jar", "launcher", "cache", "tree-sitter-tlaplus", "toolchain works"):
+        assert word in proc.stdout
+
+
+def test_check_json_on_builtin_task(tmp_path: Path) -> None:
+    proc = alias("--cache-dir", str(tmp_path), "check", str(BUILTIN_TASKS / "barrier" / "Barrier.tla"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["parse"] == {"ok": True, "errors": []}
+    assert report["tlc"]["status"] == "ok" and report["tlc"]["distinct_states"] > 0
+    assert set(report["tlc"]) == {"status", "distinct_states", "states_generated", "depth", "violated", "seconds"}
+
+
+def test_check_json_parse_failure_has_null_tlc(tmp_path: Path) -> None:
+    module = write(tmp_path / "U.tla", "---- MODULE U ----\nVARIABLE x\nInit == x = Foo\n====\n")
+    write(tmp_path / "U.cfg", "INIT Init\n")
+    proc = alias("--cache-dir", str(tmp_path / "c"), "check", str(module), "--json")
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert report["parse"]["ok"] is False and report["tlc"] is None
+    assert "Foo" in report["parse"]["errors"][0]
+
+
+def test_check_json_invariant_violation(tmp_path: Path) -> None:
+    module = write(tmp_path / "V.tla", "---- MODULE V ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\n"
+                                         "Next == x' = (x + 1) % 4\nInv == x < 3\n====\n")
+    write(tmp_path / "other.cfg", "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    proc = alias("--cache-dir", str(tmp_path / "c"), "check", str(module), "--cfg", str(tmp_path / "other.cfg"), "--json")
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    assert report["tlc"]["status"] == "invariant_violation" and report["tlc"]["violated"] == "Inv"
+
+
+@pytest.mark.parametrize(
+    "name, text, cfg, fragment",
+    [
+        ("Missing", None, None, "no such file"),
+        ("NoHeader", "VARIABLE x\n", None, "no '---- MODULE"),
+        ("Named", "---- MODULE Other ----\n====\n", None, "named Other"),
+        ("Kw", "---- MODULE Kw ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n", "INIT Init\nFROB x\n", "FROB"),
+    ],
+)
+def test_bad_input_is_one_sentence(tmp_path: Path, name: str, text: str | None, cfg: str | None, fragment: str) -> None:
+    module = tmp_path / f"{name}.tla"
+    if text is not None:
+        write(module, text)
+    if cfg is not None:
+        write(tmp_path / f"{name}.cfg", cfg)
+    proc = alias("--cache-dir", str(tmp_path / "c"), "check", str(module))
+    assert proc.returncode != 0
+    message = proc.stderr.strip() or proc.stdout.strip()
+    assert "Traceback" not in proc.stderr
+    assert fragment in message
+
+
+def test_non_identifier_module_name(tmp_path: Path) -> None:
+    module = write(tmp_path / "a-b.tla", "---- MODULE a-b ----\n====\n")
+    proc = alias("check", str(module))
+    assert proc.returncode == 2 and "identifier" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_missing_java_is_one_sentence(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "ALIAS_JAVA": str(tmp_path / "nojava")}
+    proc = alias("check", str(BUILTIN_TASKS / "barrier" / "Barrier.tla"), env=env)
+    assert proc.returncode == 2 and "ALIAS_JAVA" in proc.stderr and "Traceback" not in proc.stderr
