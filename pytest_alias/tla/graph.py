@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from .values import Value, ValueParseError, parse_state, sort_key
 
@@ -70,6 +71,11 @@ class StateGraph:
             raise ValueError(f"ids without a state: {sorted(unknown)[:5]}")
         if not set(self.actions) <= self.edges:
             raise ValueError("actions name edges that are not in the graph")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # mappingproxy objects cannot be pickled; rebuild from plain dicts.
+        states = {sid: dict(st) for sid, st in self.states.items()}
+        return (StateGraph, (self.variables, states, self.initial, self.edges, dict(self.actions)))
 
     def __repr__(self) -> str:
         return (

@@ -188,6 +188,10 @@ class _FrozenMap(_Ordered, Mapping[Any, Any]):
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuild through __init__: the default slot restoring would hit __setattr__.
+        return (type(self), (list(self._items),))
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({format_value(self)})"  # type: ignore[arg-type]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -191,6 +192,8 @@ def test_state_graph_validates_and_is_immutable() -> None:
         graph.initial = frozenset()  # type: ignore[misc]
     assert 1 in graph and 2 not in graph
     assert "states=1" in repr(graph)
+    kitchen = read_dot(FIXTURES / "kitchen.dot")
+    assert pickle.loads(pickle.dumps(kitchen)) == kitchen
 
 
 def _java() -> str | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 from pathlib import Path
 
@@ -177,6 +179,12 @@ def test_equal_values_hash_equal_regardless_of_construction_order() -> None:
     b = make_function([(p1, Record([("x", 2), ("y", 1)])), (p2, frozenset({1, 2}))])
     assert a == b and hash(a) == hash(b)
     assert {a: "found"}[b] == "found"
+
+
+def test_pickle_and_copy() -> None:
+    for value in ROUND_TRIP:
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value
 
 
 def test_immutable() -> None:

@@ -1,0 +1,118 @@
+"""``Task`` and ``Condition``: frozen, hashable, versioned, so caches can key on them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..tla.specfiles import SpecFiles
+
+#: Bump when the meaning of a Task/Condition field changes: cache keys include it.
+TASK_SCHEMA_VERSION = 1
+CONDITION_KINDS = ("original", "random", "meaningful")
+
+
+def _frozen_items(mapping: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(mapping.items())
+
+
+@dataclass(frozen=True)
+class Task:
+    """A benchmark task: what the model sees (``description``) and what grades it (modules and cfg).
+
+    ``modules`` maps module name → text with the main module first; ``cfg`` is None for a task
+    without a TLC configuration (such a task can only be parse-graded).
+    """
+
+    id: str
+    description: str
+    modules: tuple[tuple[str, str], ...]
+    cfg: str | None = None
+    source: str = ""
+    license: str = ""
+    tags: tuple[str, ...] = ()
+    title: str = ""
+    expected_distinct: int | None = None
+    expected_generated: int | None = None
+    extra: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.modules, Mapping):
+            object.__setattr__(self, "modules", _frozen_items(self.modules))
+        object.__setattr__(self, "tags", tuple(self.tags))
+        if not self.modules:
+            raise ValueError(f"task {self.id}: no modules")
+
+    @property
+    def main(self) -> str:
+        """The main module's name (the first module)."""
+        return self.modules[0][0]
+
+    @property
+    def module_map(self) -> dict[str, str]:
+        return dict(self.modules)
+
+    def spec(self) -> SpecFiles:
+        """The reference as ``SpecFiles`` (for SANY/TLC)."""
+        return SpecFiles(self.main, self.module_map, self.cfg)
+
+    def original(self) -> Condition:
+        """The original condition: the task as written, identity name map."""
+        return Condition(self.id, "original", self.description, self.modules, self.cfg, ())
+
+    @property
+    def version(self) -> str:
+        """A content hash: changes whenever anything graded or shown to a model changes."""
+        return _digest(TASK_SCHEMA_VERSION, self.id, self.description, self.modules, self.cfg)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One condition of a task (original, random or meaningful names): its own texts and name map."""
+
+    task_id: str
+    kind: str
+    description: str
+    modules: tuple[tuple[str, str], ...]
+    cfg: str | None
+    name_map: tuple[tuple[str, str], ...]  # old name → new name; empty for the original
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in CONDITION_KINDS:
+            raise ValueError(f"condition kind must be one of {', '.join(CONDITION_KINDS)}, not {self.kind!r}")
+        if isinstance(self.modules, Mapping):
+            object.__setattr__(self, "modules", _frozen_items(self.modules))
+        if isinstance(self.name_map, Mapping):
+            object.__setattr__(self, "name_map", _frozen_items(self.name_map))
+
+    @property
+    def main(self) -> str:
+        return self.modules[0][0]
+
+    @property
+    def module_map(self) -> dict[str, str]:
+        return dict(self.modules)
+
+    @property
+    def names(self) -> dict[str, str]:
+        """The name map as a dict (old → new)."""
+        return dict(self.name_map)
+
+    def spec(self) -> SpecFiles:
+        return SpecFiles(self.main, self.module_map, self.cfg)
+
+    @property
+    def version(self) -> str:
+        return _digest(TASK_SCHEMA_VERSION, self.task_id, self.kind, self.description, self.modules, self.cfg,
+                       self.name_map, self.seed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task": self.task_id, "condition": self.kind, "description": self.description,
+                "modules": dict(self.modules), "cfg": self.cfg, "map": dict(self.name_map), "seed": self.seed}
+
+
+def _digest(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode()).hexdigest()[:16]
