@@ -1,0 +1,1 @@
+"""Consistent identifier renaming (CIR): names, spec and cfg renaming, descriptions, analysis, verification."""

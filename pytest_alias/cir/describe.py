@@ -1,0 +1,190 @@
+"""Renamed task descriptions: carry a CIR name map over into the English text.
+
+The paper (Section 3, "Renamed descriptions") renames each description with a
+fixed rule of three parts, applied to every identifier of the name map that
+occurs in the text as a whole word:
+
+1. A name that the configuration refers to is always renamed, because the
+   model needs the new name for TLC to check its output.
+2. Otherwise, a lowercase word or a TLA+ module name keeps its name.
+3. Every other identifier is renamed.
+
+Interpretation (``rule="paper"``):
+
+* *lowercase word* means an identifier made only of lowercase ASCII letters
+  (``count``, ``by``, ``the``, ``hr``).  Such a name may be an ordinary
+  English word in the prose, and replacing it is what turns "the folklore
+  ... algorithm" into "Zwk folklore ..." and "described by" into
+  "described Yf" (Appendix G).  Names with digits, underscores or capitals
+  (``max_val``, ``x1``, ``msgQ``) cannot be prose words, so rule 3 renames
+  them and the description loses the author's identifier.
+* *TLA+ module name* means a standard module (``Naturals``, ``Sequences``)
+  or one of the task's own modules, passed as ``module_names``.  The
+  renamer renames author module names (Section 3, "Renaming"), and a module
+  is often called after its algorithm, which is how blind replacement turns
+  "Lamport's Bakery algorithm" into "Lamport's Yodacz algorithm": ``Bakery``
+  is the module of Lamport's Bakery specification.  Rule 2 keeps it, which
+  is also why the renamed descriptions keep algorithm names such as Paxos
+  (Section 6, "Internal validity").  A capitalised name that is neither a
+  module nor a cfg name is renamed (rule 3) even if it is a dictionary word.
+* Rule 1 wins over rule 2: a cfg constant called ``capacity`` is renamed
+  everywhere in the description, prose uses included.
+
+``rule="all"`` is the blind whole-word replacement the paper compares
+against; :func:`description_damage` lists the words it changes that the rule
+keeps, so counting descriptions with a non-empty result reproduces the
+paper's "avoids damage to N descriptions".
+
+Whole words: an occurrence is a maximal run of word characters (letters,
+digits, underscore, Unicode letters included), so ``Init`` inside
+``Initial`` or ``Init_2`` is left alone while ``Init`` in "`Init`",
+"Init," or "Init's" is found.  The ``s`` of a possessive or the ``t`` of a
+contraction (a word right after an apostrophe that follows a word
+character) is never an identifier occurrence.  A fairness subscript
+``WF_vars``/``SF_vars`` is renamed in its variable part, as the renamer
+does in the specification.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Literal
+
+from ..tla.cfg import parse_cfg
+from ..tla.syntax import STANDARD_MODULES
+
+__all__ = [
+    "Rule",
+    "cfg_names",
+    "description_damage",
+    "is_lowercase_word",
+    "keeps_name",
+    "mentions",
+    "rename_description",
+    "word_matches",
+]
+
+Rule = Literal["paper", "all"]
+
+_WORD_RE = re.compile(r"\w+")
+_LOWERCASE_WORD_RE = re.compile(r"[a-z]+")
+_APOSTROPHES = frozenset("'\u2019")
+_FAIRNESS_PREFIXES = ("WF_", "SF_")
+
+
+def word_matches(text: str) -> Iterator[re.Match[str]]:
+    """Every whole word of ``text`` that could be an identifier occurrence.
+
+    Skips the suffix of a possessive or contraction ("Bakery's" yields only
+    ``Bakery``), which is prose, not a name.
+    """
+    for m in _WORD_RE.finditer(text):
+        i = m.start()
+        if i >= 2 and text[i - 1] in _APOSTROPHES and _is_word_char(text[i - 2]):
+            continue
+        yield m
+
+
+def _is_word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether ``text`` mentions ``name`` as a whole word (case-sensitive)."""
+    return any(m.group() == name for m in word_matches(text))
+
+
+def is_lowercase_word(name: str) -> bool:
+    """Whether ``name`` is a lowercase word in the sense of the rule (only ``a``-``z``)."""
+    return _LOWERCASE_WORD_RE.fullmatch(name) is not None
+
+
+def cfg_names(cfg_text: str | None) -> frozenset[str]:
+    """Every name the cfg refers to, for rule 1.
+
+    Constants, ``<-`` definitions, INIT/NEXT/SPECIFICATION and every other
+    named section, plus model values and ``[Mod]`` qualifiers: the renamed cfg
+    spells all of them with their new names.  None (no cfg) gives no names.
+    """
+    if cfg_text is None:
+        return frozenset()
+    cfg = parse_cfg(cfg_text)
+    return frozenset((*cfg.referenced_names(), *cfg.model_values(), *cfg.module_names()))
+
+
+def keeps_name(name: str, cfg_names: Iterable[str], module_names: Iterable[str] = ()) -> bool:
+    """Whether the paper's rule keeps ``name`` unchanged in a description."""
+    if name in frozenset(cfg_names):
+        return False
+    return (is_lowercase_word(name) or name in STANDARD_MODULES
+            or name in frozenset(module_names))
+
+
+def _renamer(name_map: Mapping[str, str], cfg: frozenset[str],
+             modules: frozenset[str], rule: Rule) -> dict[str, str]:
+    """The part of ``name_map`` that the rule applies to a description."""
+    if rule == "all":
+        return dict(name_map)
+    if rule != "paper":
+        raise ValueError(f"unknown rule {rule!r} (expected 'paper' or 'all')")
+    return {old: new for old, new in name_map.items() if not keeps_name(old, cfg, modules)}
+
+
+def _substitute(text: str, active: Mapping[str, str]) -> str:
+    # One left-to-right pass, so a new name is never renamed again.
+    out: list[str] = []
+    pos = 0
+    for m in word_matches(text):
+        word = m.group()
+        new = active.get(word)
+        if new is None:
+            new = _rename_fairness(word, active)
+        if new is not None:
+            out.append(text[pos:m.start()])
+            out.append(new)
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _rename_fairness(word: str, active: Mapping[str, str]) -> str | None:
+    for prefix in _FAIRNESS_PREFIXES:
+        if word.startswith(prefix) and word[len(prefix):] in active:
+            return prefix + active[word[len(prefix):]]
+    return None
+
+
+def rename_description(description: str, name_map: Mapping[str, str],
+                       cfg_names: Iterable[str], module_names: Iterable[str] = (),
+                       *, rule: Rule = "paper") -> str:
+    """Rename the identifiers of ``name_map`` (old -> new) in a task description.
+
+    ``cfg_names`` are the names the task's cfg refers to (see
+    :func:`cfg_names`), ``module_names`` the task's own module names before
+    renaming.  ``rule="paper"`` applies the three-part rule of the module
+    docstring; ``rule="all"`` replaces every whole-word occurrence of every
+    key, as blind replacement would.
+    """
+    active = _renamer(name_map, frozenset(cfg_names), frozenset(module_names), rule)
+    return _substitute(description, active)
+
+
+def description_damage(description: str, name_map: Mapping[str, str],
+                       cfg_names: Iterable[str], module_names: Iterable[str] = ()) -> tuple[str, ...]:
+    """The words blind replacement would change in ``description`` that the rule keeps.
+
+    Sorted and without repeats; empty when both rules give the same text, so
+    ``sum(bool(description_damage(...)) for ...)`` counts damaged descriptions.
+    """
+    cfg, modules = frozenset(cfg_names), frozenset(module_names)
+    kept = {old for old in name_map if keeps_name(old, cfg, modules)}
+    hit: set[str] = set()
+    for m in word_matches(description):
+        word = m.group()
+        if word in kept:
+            hit.add(word)
+        else:
+            for prefix in _FAIRNESS_PREFIXES:
+                if word.startswith(prefix) and word[len(prefix):] in kept:
+                    hit.add(word[len(prefix):])
+    return tuple(sorted(hit))
