@@ -55,7 +55,7 @@ from ..tla.syntax import STANDARD_MODULES
 
 __all__ = [
     "Rule",
-    "cfg_names",
+    "cfg_referenced_names",
     "description_damage",
     "is_lowercase_word",
     "keeps_name",
@@ -99,7 +99,7 @@ def is_lowercase_word(name: str) -> bool:
     return _LOWERCASE_WORD_RE.fullmatch(name) is not None
 
 
-def cfg_names(cfg_text: str | None) -> frozenset[str]:
+def cfg_referenced_names(cfg_text: str | None) -> frozenset[str]:
     """Every name the cfg refers to, for rule 1.
 
     Constants, ``<-`` definitions, INIT/NEXT/SPECIFICATION and every other
@@ -160,7 +160,7 @@ def rename_description(description: str, name_map: Mapping[str, str],
     """Rename the identifiers of ``name_map`` (old -> new) in a task description.
 
     ``cfg_names`` are the names the task's cfg refers to (see
-    :func:`cfg_names`), ``module_names`` the task's own module names before
+    :func:`cfg_referenced_names`), ``module_names`` the task's own module names before
     renaming.  ``rule="paper"`` applies the three-part rule of the module
     docstring; ``rule="all"`` replaces every whole-word occurrence of every
     key, as blind replacement would.

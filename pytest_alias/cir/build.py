@@ -1,0 +1,195 @@
+"""Build a CIR test set: rename and verify every task of a suite, write both conditions and a summary.
+
+Layout of the output folder::
+
+    OUT/summary.json, OUT/summary.md
+    OUT/tasks/<task id>/<condition>/{<Module>.tla…, <Main>.cfg, description.md, map.json, condition.json}
+
+Everything is written into a temporary sibling folder and moved into place at the end, so a failed
+or interrupted build leaves nothing half-written (and an earlier test set at OUT stays intact).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import shutil
+import statistics
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..tasks.model import Condition, Task
+from ..tla.runner import TlaTools, default_tools
+from .analysis import HiddenName, hidden_names, kind_table, similarity
+from .conditions import RenamedCondition, random_condition
+
+
+class BuildError(ValueError):
+    """The output folder cannot be used."""
+
+
+@dataclass(frozen=True)
+class TaskReport:
+    """What building one task found."""
+
+    task: Task
+    renamed: RenamedCondition
+    hidden: tuple[HiddenName, ...]
+    similarity: float
+
+    @property
+    def verified(self) -> bool:
+        return self.renamed.valid
+
+    def to_dict(self) -> dict[str, Any]:
+        verification = self.renamed.verification
+        return {
+            "id": self.task.id,
+            "main": self.task.main,
+            "has_cfg": self.task.cfg is not None,
+            "verified": self.verified,
+            "failure": verification.failure if verification else None,
+            "renamed_identifiers": len(self.renamed.renaming.name_map),
+            "kept": list(self.renamed.renaming.kept),
+            "hidden": [{"name": h.name, "category": h.category} for h in self.hidden],
+            "similarity": round(self.similarity, 4),
+            "counts": verification.to_dict() if verification else None,
+        }
+
+
+@dataclass
+class BuildSummary:
+    """Table K.1-style task counts and Table C.1-style identifier kinds over the verified tasks."""
+
+    reports: list[TaskReport] = field(default_factory=list)
+    seed: int = 0
+
+    def counts(self) -> dict[str, int]:
+        verified = [r for r in self.reports if r.verified]
+        with_cfg = [r for r in verified if r.task.cfg is not None]
+        return {
+            "tasks": len(self.reports),
+            "verified": len(verified),
+            "with_cfg": len(with_cfg),
+            "with_hidden_names": sum(1 for r in with_cfg if r.hidden),
+            "every_name_stated": sum(1 for r in with_cfg if not r.hidden),
+            "hidden_names": sum(len(r.hidden) for r in with_cfg),
+            "renamed_identifiers": sum(len(r.renamed.renaming.name_map) for r in verified),
+        }
+
+    def kinds(self) -> Any:
+        verified = [r for r in self.reports if r.verified]
+        renamed = [old for r in verified for old in r.renamed.renaming.name_map]
+        hidden = [h for r in verified for h in r.hidden]
+        return kind_table(renamed, hidden)
+
+    def to_dict(self) -> dict[str, Any]:
+        verified = [r for r in self.reports if r.verified]
+        per_spec = [len(r.renamed.renaming.name_map) for r in verified]
+        table = self.kinds()
+        return {
+            "seed": self.seed,
+            "counts": self.counts(),
+            "hidden_by_category": _count(h.category for r in verified for h in r.hidden),
+            "identifier_kinds": {row.kind: {"renamed": row.renamed, "hidden": row.hidden} for row in table.rows},
+            "renamed_per_spec": {"median": statistics.median(per_spec) if per_spec else None,
+                                 "min": min(per_spec, default=None), "max": max(per_spec, default=None)},
+            "median_similarity": statistics.median([r.similarity for r in verified]) if verified else None,
+            "tasks": [r.to_dict() for r in self.reports],
+        }
+
+    def to_markdown(self) -> str:
+        counts = self.counts()
+        lines = [
+            "# CIR test set", "", f"Seed {self.seed}.", "",
+            "| Set | n |", "|---|---|",
+            f"| Tasks | {counts['tasks']} |",
+            f"| Pass SANY and TLC after CIR (test set) | {counts['verified']} |",
+            f"| With a TLC configuration | {counts['with_cfg']} |",
+            f"| With a hidden required name | {counts['with_hidden_names']} |",
+            f"| With every required name stated | {counts['every_name_stated']} |",
+            "", "## Identifier kinds", "", self.kinds().render(), "",
+        ]
+        failed = [r for r in self.reports if not r.verified]
+        if failed:
+            lines += ["## Not verified", ""] + [f"- `{r.task.id}`: {r.renamed.verification.failure}"  # type: ignore[union-attr]
+                                                  for r in failed] + [""]
+        return "\n".join(lines)
+
+
+def _count(items: Iterable[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def build_task(task: Task, seed: int, tools: TlaTools | None = None, timeout: float = 300.0) -> TaskReport:
+    """Rename and verify one task."""
+    renamed = random_condition(task, seed, tools=tools, timeout=timeout)
+    original_text = "\n".join(text for _, text in task.modules)
+    renamed_text = "\n".join(text for _, text in renamed.condition.modules)
+    return TaskReport(task, renamed, tuple(hidden_names(task.description, task.cfg)),
+                      similarity(original_text, renamed_text))
+
+
+def write_condition(folder: Path, condition: Condition, extra: dict[str, Any] | None = None) -> list[Path]:
+    """Write one condition's files into ``folder``; returns the files written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in condition.modules:
+        written.append(folder / f"{name}.tla")
+        written[-1].write_text(text, encoding="utf-8")
+    if condition.cfg is not None:
+        written.append(folder / f"{condition.main}.cfg")
+        written[-1].write_text(condition.cfg, encoding="utf-8")
+    written.append(folder / "description.md")
+    written[-1].write_text(condition.description, encoding="utf-8")
+    written.append(folder / "map.json")
+    written[-1].write_text(json.dumps(condition.names, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    written.append(folder / "condition.json")
+    written[-1].write_text(json.dumps({"task": condition.task_id, "condition": condition.kind, "seed": condition.seed,
+                                       "main": condition.main, **(extra or {})}, indent=2) + "\n", encoding="utf-8")
+    return written
+
+
+def publish(staging: Path, out: Path) -> None:
+    """Move a finished folder to ``out``, replacing an earlier ALIAS output there (never anything else)."""
+    if out.exists():
+        if not out.is_dir() or (any(out.iterdir()) and not (out / "summary.json").is_file()
+                                and not (out / "map.json").is_file()):
+            raise BuildError(f"{out} exists and is not an ALIAS output folder; choose another --out")
+        trash = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-"))
+        os.replace(out, trash / out.name)
+        shutil.rmtree(trash, ignore_errors=True)
+    os.replace(staging, out)
+
+
+def staging_dir(out: Path) -> Path:
+    """A temporary folder beside ``out`` (same file system, so the final move is atomic)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
+
+
+def build_test_set(tasks: list[Task], out: Path, *, seed: int = 0, workers: int = 2,
+                   tools: TlaTools | None = None, timeout: float = 300.0) -> BuildSummary:
+    """Rename and verify every task (in parallel), write both conditions per task and the summary."""
+    tools = tools or default_tools()
+    staging = staging_dir(out)
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
+            reports = list(pool.map(lambda task: build_task(task, seed, tools, timeout), tasks))
+        summary = BuildSummary(reports, seed)
+        for report in reports:
+            base = staging / "tasks" / report.task.id
+            write_condition(base / "original", report.task.original(), {"verified": True})
+            write_condition(base / "random", report.renamed.condition, report.to_dict())
+        (staging / "summary.json").write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
+        (staging / "summary.md").write_text(summary.to_markdown(), encoding="utf-8")
+        publish(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return summary

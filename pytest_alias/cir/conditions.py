@@ -1,0 +1,69 @@
+"""Build the renamed conditions of a task (random or meaningful names) and verify them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..tasks.model import Condition, Task
+from ..tla.runner import TlaTools
+from .describe import cfg_referenced_names, rename_description
+from .names import check_map
+from .rename import Renaming, apply_renaming, collect_identifiers, random_renaming
+from .verify import Verification, verify_renaming
+
+
+@dataclass(frozen=True)
+class RenamedCondition:
+    """A renamed condition with its verification (``condition`` is built even when it fails)."""
+
+    condition: Condition
+    verification: Verification | None
+    renaming: Renaming
+
+    @property
+    def valid(self) -> bool:
+        """Verified by SANY and TLC (or not checked, when verification was skipped)."""
+        return self.verification is None or self.verification.verified
+
+
+def _condition(task: Task, kind: str, renaming: Renaming, seed: int | None) -> Condition:
+    # The task's other modules are staged beside the output under their renamed names, so an output
+    # must use those names (the modules' and what they declare): like cfg names, they are required
+    # names and always renamed.
+    provided = collect_identifiers(dict(task.modules[1:])).author if len(task.modules) > 1 else {}
+    description = rename_description(
+        task.description, renaming.name_map, cfg_referenced_names(task.cfg) | set(provided), module_names=[task.main]
+    )
+    return Condition(task.id, kind, description, tuple(renaming.modules.items()), renaming.cfg,
+                     tuple(sorted(renaming.name_map.items())), seed)
+
+
+def _verified(task: Task, renaming: Renaming, tools: TlaTools | None, timeout: float) -> Verification:
+    return verify_renaming(task.module_map, task.cfg, renaming.modules, renaming.cfg, tools=tools, timeout=timeout)
+
+
+def random_condition(task: Task, seed: int, *, tools: TlaTools | None = None, verify: bool = True,
+                     timeout: float = 300.0) -> RenamedCondition:
+    """The ``random`` condition: every author identifier gets a seeded random name of the same length."""
+    renaming = random_renaming(task.module_map, task.cfg, seed)
+    verification = _verified(task, renaming, tools, timeout) if verify else None
+    return RenamedCondition(_condition(task, "random", renaming, seed), verification, renaming)
+
+
+def meaningful_condition(task: Task, proposed: Mapping[str, str], *, tools: TlaTools | None = None,
+                         verify: bool = True, timeout: float = 300.0) -> RenamedCondition:
+    """The ``meaningful`` condition from a proposed map (old → new), applied and verified like CIR.
+
+    Names the map proposes for identifiers that are not author-defined are ignored; a map that is not
+    a bijection onto fresh identifiers fails verification with the problems listed.
+    """
+    identifiers = collect_identifiers(task.module_map, task.cfg)
+    usable = {old: new for old, new in proposed.items() if old in identifiers.author}
+    renaming = apply_renaming(task.module_map, task.cfg, usable)
+    problems = check_map(usable, identifiers.other | set(identifiers.author) - set(usable))
+    condition = _condition(task, "meaningful", renaming, None)
+    if problems:
+        return RenamedCondition(condition, Verification(False, "map: " + "; ".join(problems[:5]), None, None), renaming)
+    verification = _verified(task, renaming, tools, timeout) if verify else None
+    return RenamedCondition(condition, verification, renaming)
