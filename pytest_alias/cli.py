@@ -190,6 +190,39 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- tasks
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    """List a suite's tasks: id, main module, source, cfg or not, and the cfg names the description hides."""
+    from .cir.analysis import hidden_names
+    from .tasks.suites import load_suite_report
+
+    report = load_suite_report(args.suite, description_kind=args.description_kind, ids=args.ids)
+    rows = [{
+        "id": task.id,
+        "main": task.main,
+        "source": task.source,
+        "has_cfg": task.cfg is not None,
+        "hidden": [hidden.name for hidden in hidden_names(task.description, task.cfg)],
+        "modules": [name for name, _ in task.modules],
+    } for task in report.tasks]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        table = [("id", "main", "source", "cfg", "hidden")] + [
+            (row["id"], row["main"], row["source"], "yes" if row["has_cfg"] else "no", ", ".join(row["hidden"]) or "-")
+            for row in rows]
+        widths = [max(len(line[col]) for line in table) for col in range(4)]
+        for line in table:
+            print("  ".join(cell.ljust(width) for cell, width in zip(line[:4], widths)) + "  " + line[4])
+        print(f"{len(rows)} tasks" + (f", {len(report.skipped)} skipped (--skipped says why)" if report.skipped else ""))
+    if args.skipped:
+        for skipped in report.skipped:  # stderr, so that --json output stays one JSON document
+            print(f"skipped {skipped}", file=sys.stderr)
+    return 0
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -228,6 +261,15 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--seed", type=int, default=0, help="random-name seed (default 0)")
     build.add_argument("--workers", type=int, default=2, help="tasks verified in parallel (default 2)")
     build.set_defaults(handler=cmd_build)
+
+    tasks = commands.add_parser("tasks", help="list a suite's tasks and the cfg names their descriptions hide")
+    tasks.add_argument("suite", nargs="?", default="builtin",
+                       help="builtin (default), a task folder, examples:PATH or tlabench:PATH[#KIND][?ids=FILE]")
+    tasks.add_argument("--ids", default=None, help="keep only these task ids: a JSON list file or ID,ID,...")
+    tasks.add_argument("--description-kind", default=None, help="TLA+-Bench description kind (default declarative_gpt)")
+    tasks.add_argument("--skipped", action="store_true", help="also list on stderr what the suite left out and why")
+    tasks.add_argument("--json", action="store_true", help="print one JSON list of tasks")
+    tasks.set_defaults(handler=cmd_tasks)
     return parser
 
 

@@ -236,17 +236,18 @@ def load_task_folder(path: str | Path) -> Task:
 def module_header_comment(text: str) -> str:
     """The module's header comment as plain text, or ``""`` when it has none.
 
-    That is the run of ``(* ... *)`` comments right after the ``---- MODULE ----`` line (or,
-    failing that, right before it), with the comment frames, runs of ``*`` and a leading ``*``
-    on each line removed.  A PlusCal algorithm comment is not a description and ends the run.
+    That is the run of ``(* ... *)`` (or ``\\*``) comments right after the ``---- MODULE ----``
+    line, or failing that the ``(* ... *)`` comments right before it, with the comment frames, runs
+    of ``*`` and a leading ``*`` on each line removed.  A PlusCal algorithm comment is code, not a
+    description, and ends the run.
     """
     header = _HEADER_LINE.search(text)
     if header is None:
         return ""
-    after, _ = _comment_run(text, header.end())
+    after, _ = _comment_run(text, header.end(), line_comments=True)
     if after:
         return _clean_comment(after)
-    before, end = _comment_run(text, 0)
+    before, end = _comment_run(text, 0, line_comments=False)
     if before and not text[end : header.start()].strip():
         return _clean_comment(before)
     return ""
@@ -558,11 +559,7 @@ def _examples_task(root: Path, spec_dir: Path, manifest: Mapping[str, Any], entr
     except CfgError as exc:
         skip(f"cfg does not parse ({exc})")
         return None
-    description = module_header_comment(main_text)
-    for name in modules:
-        if not description and name != main:
-            description = module_header_comment(modules[name])
-    description = description or _readme_paragraph(spec_dir)
+    description, description_from = _examples_description(spec_dir, main, modules)
     tags = [str(t) for t in (manifest.get("tags") or [])] + [str(f) for f in (entry.get("features") or [])]
     extra = {
         "path": module_rel,
@@ -573,6 +570,7 @@ def _examples_task(root: Path, spec_dir: Path, manifest: Mapping[str, Any], entr
         "authors": tuple(manifest.get("authors") or ()),
         "sources": tuple(manifest.get("sources") or ()),
         "module_files": tuple(sorted(origin.items())),
+        "description_from": description_from,
     }
     return Task(
         id=task_id,
@@ -587,6 +585,25 @@ def _examples_task(root: Path, spec_dir: Path, manifest: Mapping[str, Any], entr
         expected_generated=_count(model.get("totalStates")),
         extra=tuple(extra.items()),
     )
+
+
+def _examples_description(spec_dir: Path, main: str, modules: Mapping[str, str]) -> tuple[str, str]:
+    """The description and where it came from.
+
+    The main module's header comment; else the spec folder's README; else (for model wrappers
+    such as ``MC.tla`` in a folder without a README) the header comment of a module it imports.
+    """
+    comment = module_header_comment(modules[main])
+    if comment:
+        return comment, f"header comment of {main}"
+    readme, readme_name = _readme_paragraph(spec_dir)
+    if readme:
+        return readme, f"first paragraph of {spec_dir.name}/{readme_name}"
+    for name, text in modules.items():
+        comment = module_header_comment(text) if name != main else ""
+        if comment:
+            return comment, f"header comment of {name}"
+    return "", "none"
 
 
 def _examples_id(spec_dir: Path, module_path: Path, model_path: Path) -> str:
@@ -634,8 +651,8 @@ def _examples_license(spec_dir: Path, manifest: Mapping[str, Any]) -> str:
     return EXAMPLES_LICENSE
 
 
-def _readme_paragraph(spec_dir: Path) -> str:
-    """The first prose paragraph of the spec folder's README (headings skipped), or ``""``."""
+def _readme_paragraph(spec_dir: Path) -> tuple[str, str]:
+    """The first prose paragraph of the spec folder's README (headings skipped) and the file's name."""
     for name in ("README.md", "README"):
         path = spec_dir / name
         if not path.is_file():
@@ -646,8 +663,8 @@ def _readme_paragraph(spec_dir: Path) -> str:
             if len(lines) >= 2 and re.fullmatch(r"\s*[-=]{3,}\s*", lines[1]):
                 lines = lines[2:]  # a setext heading: "Title" underlined with --- or ===
             if lines:
-                return " ".join(line.strip() for line in lines)
-    return ""
+                return " ".join(line.strip() for line in lines), name
+    return "", ""
 
 
 def _count(value: Any) -> int | None:
@@ -815,13 +832,19 @@ def _tlabench_rank(path: Path, spec_id: str, root: Path) -> int:
 # --------------------------------------------------------------------------- text helpers
 
 
-def _comment_run(text: str, start: int) -> tuple[str, int]:
-    """The ``(* ... *)`` comments from ``start`` on, separated only by blank or ``----`` lines."""
+def _comment_run(text: str, start: int, *, line_comments: bool) -> tuple[str, int]:
+    """The comments from ``start`` on, separated only by blank or ``----`` lines; and where they end."""
     pieces: list[str] = []
     i = start
     while True:
         gap = re.match(r"(?:\s|^-{4,}[ \t]*$)*", text[i:], re.M)
         j = i + (gap.end() if gap else 0)
+        if line_comments and text.startswith("\\*", j):
+            end = text.find("\n", j)
+            end = len(text) if end < 0 else end
+            pieces.append(text[j:end])
+            i = end
+            continue
         if not text.startswith("(*", j):
             return "\n".join(pieces), i
         end = _comment_end(text, j)
@@ -855,11 +878,11 @@ def _clean_comment(raw: str) -> str:
     lines: list[str] = []
     for line in raw.splitlines():
         line = line.strip()
-        line = re.sub(r"^\(\*", "", line)
+        line = re.sub(r"^\\\*|^\(\*", "", line)
         line = re.sub(r"\*\)$", "", line.rstrip())
         line = re.sub(r"\(\*|\*\)", "", line)  # frames of nested comments
         line = re.sub(r"\*{2,}", "", line)
-        line = re.sub(r"^(\s*)\*(?!\w)", r"\1", line)  # a leading '*' frame, not '*emphasis*'
+        line = re.sub(r"^(\s*)\*(?!\w) ?", r"\1", line)  # a leading '*' frame, not '*emphasis*'
         lines.append(line.rstrip())
     text = textwrap.dedent("\n".join(lines)).strip()
     return re.sub(r"\n{3,}", "\n\n", text)
