@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,13 @@ def corpus_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def tools(tmp_path_factory: pytest.TempPathFactory):
-    """SANY and TLC with a run cache private to this test session (so every run is real)."""
+    """SANY and TLC with a run cache private to this test session (so every verdict comes from a real run).
+
+    Under pytest-xdist the workers share one cache (it is safe under parallel processes), so a spec
+    checked by two tests runs TLC once.
+    """
     from pytest_alias.tla.runner import TlaTools
 
-    return TlaTools(cache_dir=tmp_path_factory.mktemp("alias-cache"))
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return TlaTools(cache_dir=root / "alias-run-cache")

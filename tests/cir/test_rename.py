@@ -104,7 +104,7 @@ def test_rename_module_text_leaves_comments_and_strings() -> None:
 def test_instance_paths_and_substitutions_follow(tools) -> None:
     inner = "---- MODULE Inner ----\nEXTENDS Naturals\nCONSTANT Cap\nVARIABLE v\nOk == v <= Cap\n====\n"
     outer = ("---- MODULE Outer ----\nEXTENDS Naturals\nVARIABLE w\nI == INSTANCE Inner WITH Cap <- 2, v <- w\n"
-             "Init == w = 0\nNext == w < 2 /\\ w' = w + 1\nSafe == I!Ok\n====\n")
+             "Init == w = 0\nNext == w' = (w + 1) % 3\nSafe == I!Ok\n====\n")
     cfg = "INIT Init\nNEXT Next\nINVARIANT Safe\n"
     renaming = random_renaming({"Outer": outer, "Inner": inner}, cfg, 11)
     text = renaming.modules[renaming.main]
