@@ -208,7 +208,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
         "modules": [name for name, _ in task.modules],
     } for task in report.tasks]
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps(rows))
     else:
         table = [("id", "main", "source", "cfg", "hidden")] + [
             (row["id"], row["main"], row["source"], "yes" if row["has_cfg"] else "no", ", ".join(row["hidden"]) or "-")

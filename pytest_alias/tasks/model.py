@@ -18,8 +18,29 @@ def _frozen_items(mapping: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(mapping.items())
 
 
+class _ModuleTexts:
+    """Accessors shared by ``Task`` and ``Condition``: both hold ``modules`` (main first) and ``cfg``."""
+
+    modules: tuple[tuple[str, str], ...]
+    cfg: str | None
+
+    @property
+    def main(self) -> str:
+        """The main module's name (the first module)."""
+        return self.modules[0][0]
+
+    @property
+    def module_map(self) -> dict[str, str]:
+        """Module name → text, main first."""
+        return dict(self.modules)
+
+    def spec(self) -> SpecFiles:
+        """The modules and cfg as ``SpecFiles`` (for SANY/TLC)."""
+        return SpecFiles(self.main, self.module_map, self.cfg)
+
+
 @dataclass(frozen=True)
-class Task:
+class Task(_ModuleTexts):
     """A benchmark task: what the model sees (``description``) and what grades it (modules and cfg).
 
     ``modules`` maps module name → text with the main module first; ``cfg`` is None for a task
@@ -45,19 +66,6 @@ class Task:
         if not self.modules:
             raise ValueError(f"task {self.id}: no modules")
 
-    @property
-    def main(self) -> str:
-        """The main module's name (the first module)."""
-        return self.modules[0][0]
-
-    @property
-    def module_map(self) -> dict[str, str]:
-        return dict(self.modules)
-
-    def spec(self) -> SpecFiles:
-        """The reference as ``SpecFiles`` (for SANY/TLC)."""
-        return SpecFiles(self.main, self.module_map, self.cfg)
-
     def original(self) -> Condition:
         """The original condition: the task as written, identity name map."""
         return Condition(self.id, "original", self.description, self.modules, self.cfg, ())
@@ -69,7 +77,7 @@ class Task:
 
 
 @dataclass(frozen=True)
-class Condition:
+class Condition(_ModuleTexts):
     """One condition of a task (original, random or meaningful names): its own texts and name map."""
 
     task_id: str
@@ -89,20 +97,9 @@ class Condition:
             object.__setattr__(self, "name_map", _frozen_items(self.name_map))
 
     @property
-    def main(self) -> str:
-        return self.modules[0][0]
-
-    @property
-    def module_map(self) -> dict[str, str]:
-        return dict(self.modules)
-
-    @property
     def names(self) -> dict[str, str]:
         """The name map as a dict (old → new)."""
         return dict(self.name_map)
-
-    def spec(self) -> SpecFiles:
-        return SpecFiles(self.main, self.module_map, self.cfg)
 
     @property
     def version(self) -> str:

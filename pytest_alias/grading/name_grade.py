@@ -1,0 +1,68 @@
+"""The name-based grade (TLA+-Bench's, with the paper's appendix H binding).
+
+An output passes when it parses (strict SANY) and TLC passes it with its condition's cfg, bound
+to the output's names by :func:`~pytest_alias.grading.bind.bind_cfg`; a TLC run over the time
+limit fails. Every failure says what happened: the hidden names the output lacks, the violated
+invariant with a short counterexample, a deadlock, a parse error, a timeout, or no cfg at all.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..tasks.model import Condition
+from ..tla.cfg import CfgError
+from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
+from .bind import bind_cfg
+from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
+from .outnames import output_names
+from .parse_grade import sany_reason, staging_details
+from .result import GradeResult
+from .stage import stage_output
+from .tlc_reason import tlc_reason
+
+
+def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | None = None,
+               timeout: float = DEFAULT_TLC_TIMEOUT, *, extraction: Extraction | None = None,
+               max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
+    """Grade ``output_text`` (a model's raw output) by name under ``condition``.
+
+    ``details`` records the module graded, SANY's lenient verdict, the cfg actually used and
+    the changes made to it, the names the output lacks, and TLC's status and violated name.
+    """
+    started = time.perf_counter()
+    details: dict[str, Any] = {}
+
+    def verdict(passed: bool, reason: str | None) -> GradeResult:
+        return GradeResult("name", passed, reason, details, time.perf_counter() - started)
+
+    if condition.cfg is None:
+        details["stage"] = "cfg"
+        return verdict(False, "task has no TLC configuration")
+    extraction = extraction if extraction is not None else extract_module(output_text, max_bytes=max_bytes)
+    staging = stage_output(extraction, condition)
+    details.update(staging_details(extraction, staging), lenient_ok=False)
+    if staging.spec is None:
+        assert staging.failure is not None
+        details["stage"] = "extract" if not extraction.ok else "stage"
+        return verdict(False, staging.failure)
+    try:
+        binding = bind_cfg(condition.cfg, output_names(staging.spec))
+    except CfgError as exc:
+        details["stage"] = "cfg"
+        return verdict(False, f"the task's cfg does not parse: {exc}")
+    details.update(binding.to_dict())
+
+    tools = tools or default_tools()
+    sany = tools.sany(staging.spec)
+    details.update(lenient_ok=sany.lenient_ok, stage="sany")
+    if not sany.ok:
+        return verdict(False, f"output does not parse: {sany_reason(sany)}")
+
+    result = tools.tlc(staging.spec.with_cfg(binding.text), timeout=timeout)
+    details.update(
+        stage="tlc", tlc_status=result.status, violated=result.violated, tlc_message=result.message,
+        distinct_states=result.distinct_states, tlc_seconds=round(result.seconds, 3), tlc_cached=result.cached,
+    )
+    return verdict(result.ok, tlc_reason(result, binding, timeout))

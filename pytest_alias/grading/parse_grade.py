@@ -1,0 +1,68 @@
+"""The parse grade: the output passes strict SANY (no syntax and no semantic error).
+
+SANY exits 0 on semantic errors such as an undefined operator, so the grade reads SANY's report
+(strict); the exit-code verdict that TLA+-Bench's plain check uses is kept as ``lenient_ok``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..tasks.model import Condition
+from ..tla.runner import TlaTools, default_tools
+from ..tla.sany import SanyResult
+from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
+from .result import GradeResult
+from .stage import Staging, stage_output
+
+#: How many SANY errors a result's details keep (the first explains the rest).
+MAX_ERRORS = 5
+
+
+def sany_reason(result: SanyResult) -> str:
+    """One line saying why strict SANY rejected a module."""
+    if not result.errors:
+        return "SANY rejected the module"
+    reason = f"SANY: {result.errors[0]}"
+    if len(result.errors) > 1:
+        reason += f" (and {len(result.errors) - 1} more)"
+    if result.lenient_ok:
+        reason += " [SANY exited 0 despite this]"
+    return reason
+
+
+def staging_details(extraction: Extraction, staging: Staging) -> dict[str, Any]:
+    """What extraction and staging did, for a result's details."""
+    details: dict[str, Any] = {"module": extraction.module_name, "extraction": extraction.to_dict()}
+    if staging.spec is not None:
+        details["staged_modules"] = sorted(staging.spec.modules)
+    if staging.notes:
+        details["staging_notes"] = list(staging.notes)
+    return details
+
+
+def grade_parse(output_text: str | None, condition: Condition, tools: TlaTools | None = None, *,
+                extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
+    """Grade ``output_text`` (a model's raw output) for parsing under ``condition``.
+
+    Passes when the extracted module passes strict SANY with the condition's other modules
+    beside it. ``details["lenient_ok"]`` records SANY's exit-code verdict (False when SANY
+    never ran). Pass ``extraction`` to reuse one already made.
+    """
+    started = time.perf_counter()
+    extraction = extraction if extraction is not None else extract_module(output_text, max_bytes=max_bytes)
+    staging = stage_output(extraction, condition)
+    details = staging_details(extraction, staging)
+    details["lenient_ok"] = False
+    if staging.spec is None:
+        assert staging.failure is not None
+        details["stage"] = "extract" if not extraction.ok else "stage"
+        return GradeResult("parse", False, staging.failure, details, time.perf_counter() - started)
+    result = (tools or default_tools()).sany(staging.spec)
+    details.update(
+        stage="sany", lenient_ok=result.lenient_ok, sany_exit_code=result.exit_code,
+        errors=[e.to_dict() for e in result.errors[:MAX_ERRORS]], sany_cached=result.cached,
+    )
+    reason = None if result.ok else sany_reason(result)
+    return GradeResult("parse", result.ok, reason, details, time.perf_counter() - started)

@@ -1,0 +1,267 @@
+"""The parse and name-based grades on real SANY and TLC runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pytest_alias.cir.conditions import random_condition
+from pytest_alias.grading import grade_name, grade_parse
+from pytest_alias.tasks.model import Condition, Task
+from pytest_alias.tasks.suites import load_suite
+
+SEED = 7
+# Small tasks covering one module, two modules (INSTANCE), model values and liveness.
+REFERENCE_TASKS = ["barrier", "odometer", "hour-clock", "kv-store"]
+
+
+@pytest.fixture(scope="module")
+def tasks() -> dict[str, Task]:
+    return {task.id: task for task in load_suite("builtin")}
+
+
+@pytest.fixture(scope="module")
+def barrier(tasks: dict[str, Task]) -> Task:
+    return tasks["barrier"]
+
+
+@pytest.fixture(scope="module")
+def barrier_random(barrier: Task) -> Condition:
+    return random_condition(barrier, SEED, verify=False).condition
+
+
+def barrier_spec(condition: Condition, *, module: str = "BarrierSync", type_ok: str = "TypeInvariant",
+                 safety: str = "Safety", guard: str = "count = {N}", finished: bool = True) -> str:
+    """A correct Barrier spec written from the description, with its own names (N as the condition names it)."""
+    n = condition.names.get("N", "N")
+    finish = "\\/ (\\A p \\in Procs : phase[p] = \"passed\") /\\ UNCHANGED vars" if finished else ""
+    return f"""---- MODULE {module} ----
+EXTENDS Naturals
+CONSTANT {n}
+VARIABLES phase, count
+vars == <<phase, count>>
+Procs == 1..{n}
+{type_ok} == phase \\in [Procs -> {{"working", "waiting", "passed"}}] /\\ count \\in 0..{n}
+Init == phase = [p \\in Procs |-> "working"] /\\ count = 0
+Arrive(p) == phase[p] = "working" /\\ phase' = [phase EXCEPT ![p] = "waiting"] /\\ count' = count + 1
+Pass(p) == phase[p] = "waiting" /\\ {guard.format(N=n)} /\\ phase' = [phase EXCEPT ![p] = "passed"] /\\ UNCHANGED count
+Next == \\/ \\E p \\in Procs : Arrive(p) \\/ Pass(p)
+        {finish}
+Spec == Init /\\ [][Next]_vars
+{safety} == \\A p \\in Procs : phase[p] = "passed" => \\A q \\in Procs : phase[q] /= "working"
+===="""
+
+
+# ---------------------------------------------------------------- references pass both grades
+
+
+@pytest.mark.parametrize("task_id", REFERENCE_TASKS)
+@pytest.mark.parametrize("kind", ["original", "random"])
+def test_reference_passes_both_grades(tasks: dict[str, Task], task_id: str, kind: str, tools) -> None:
+    task = tasks[task_id]
+    condition = task.original() if kind == "original" else random_condition(task, SEED, verify=False).condition
+    output = f"Here is the module.\n```tla\n{condition.modules[0][1]}\n```\n"
+    parsed = grade_parse(output, condition, tools)
+    named = grade_name(output, condition, tools)
+    assert parsed.passed, parsed.reason
+    assert named.passed, named.reason
+    assert parsed.details["lenient_ok"] and named.details["lenient_ok"]
+    assert named.details["tlc_status"] == "ok"
+    # The reference takes its own name: it stands in for itself and is not staged twice.
+    assert named.details["staged_modules"] == sorted(name for name, _ in condition.modules)
+    json.dumps(parsed.to_dict()), json.dumps(named.to_dict())
+
+
+# ---------------------------------------------------------------- the name grade's binding (appendix H)
+
+
+def test_correct_spec_with_other_invariant_names_fails_in_the_renamed_condition(
+        barrier_random: Condition, tools) -> None:
+    output = barrier_spec(barrier_random)
+    assert grade_parse(output, barrier_random, tools).passed
+    result = grade_name(output, barrier_random, tools)
+    assert not result.passed
+    hidden = [barrier_random.names["TypeOK"], barrier_random.names["BarrierProperty"]]
+    assert result.reason == f"output does not define {hidden[0]} and {hidden[1]}, which the cfg requires"
+    assert result.details["missing"] == hidden
+    assert result.details["tlc_status"] == "config_error"
+
+
+def test_same_spec_with_the_hidden_names_passes(barrier: Task, barrier_random: Condition, tools) -> None:
+    names = barrier_random.names
+    renamed = barrier_spec(barrier_random, type_ok=names["TypeOK"], safety=names["BarrierProperty"])
+    assert grade_name(renamed, barrier_random, tools).passed
+    original = barrier_spec(barrier.original(), type_ok="TypeOK", safety="BarrierProperty")
+    result = grade_name(original, barrier.original(), tools)
+    assert result.passed, result.reason
+
+
+def test_init_next_spec_under_other_names_are_pointed_at(barrier_random: Condition, tools) -> None:
+    names = barrier_random.names
+    output = barrier_spec(barrier_random, type_ok=names["TypeOK"], safety=names["BarrierProperty"])
+    result = grade_name(output, barrier_random, tools)
+    assert result.passed, result.reason
+    assert result.details["changes"] == [{"keyword": "SPECIFICATION", "cfg_name": names["Spec"], "used": "Spec"}]
+    assert "SPECIFICATION Spec" in result.details["cfg"]
+
+
+def test_init_next_cfg_is_pointed_at_init_and_next(tools) -> None:
+    reference = """---- MODULE Counter ----
+EXTENDS Naturals
+VARIABLE n
+Start == n = 0
+Step == n' = (n + 1) % 3
+InRange == n \\in 0..2
+===="""
+    cfg = "INIT Start\nNEXT Step\nINVARIANT InRange\n"
+    condition = Condition("counter", "original", "a counter modulo 3", (("Counter", reference),), cfg, ())
+    output = reference.replace("Start", "Init").replace("Step", "Next").replace("MODULE Counter", "MODULE Mod3")
+    result = grade_name(output, condition, tools)
+    assert result.passed, result.reason
+    assert {(c["keyword"], c["used"]) for c in result.details["changes"]} == {("INIT", "Init"), ("NEXT", "Next")}
+
+
+def test_exactly_one_extra_operator_stands_in_for_missing_invariants(barrier_random: Condition, tools) -> None:
+    n = barrier_random.names["N"]
+    output = f"""---- MODULE Minimal ----
+EXTENDS Naturals
+CONSTANT {n}
+VARIABLES phase, count
+Init == phase = [p \\in 1..{n} |-> "working"] /\\ count = 0
+Next == \\/ \\E p \\in 1..{n} :
+            \\/ phase[p] = "working" /\\ phase' = [phase EXCEPT ![p] = "waiting"] /\\ count' = count + 1
+            \\/ phase[p] = "waiting" /\\ count = {n} /\\ phase' = [phase EXCEPT ![p] = "passed"] /\\ UNCHANGED count
+        \\/ (\\A p \\in 1..{n} : phase[p] = "passed") /\\ UNCHANGED <<phase, count>>
+Spec == Init /\\ [][Next]_<<phase, count>>
+Safe == \\A p \\in 1..{n} : phase[p] = "passed" => \\A q \\in 1..{n} : phase[q] /= "working"
+===="""
+    result = grade_name(output, barrier_random, tools)
+    assert result.passed, result.reason
+    used = {(c["cfg_name"], c["used"]) for c in result.details["changes"] if c["keyword"].startswith("INVARIANT")}
+    assert used == {(barrier_random.names["TypeOK"], "Safe"), (barrier_random.names["BarrierProperty"], "Safe")}
+    assert result.details["missing"] == []
+
+
+def test_violated_invariant_fails_with_its_name(barrier: Task, tools) -> None:
+    condition = barrier.original()
+    output = barrier_spec(condition, type_ok="TypeOK", safety="BarrierProperty", guard="TRUE")
+    result = grade_name(output, condition, tools)
+    assert not result.passed
+    assert result.details["violated"] == "BarrierProperty"
+    assert result.reason is not None
+    assert result.reason.startswith("invariant BarrierProperty is violated: counterexample of")
+    assert "last state:" in result.reason and "Pass" in result.reason
+
+
+def test_substituted_invariant_is_named_with_what_it_stands_for(barrier: Task, tools) -> None:
+    condition = barrier.original()
+    output = barrier_spec(condition, type_ok="TypeOK", safety="Safety", guard="TRUE")
+    # Two operators besides TypeOK... so no substitution: make Safety the only extra one.
+    output = output.replace("vars == <<phase, count>>\n", "").replace("_vars", "_<<phase, count>>")
+    output = output.replace("UNCHANGED vars", "UNCHANGED <<phase, count>>")
+    output = output.replace("Procs == 1..N\n", "").replace("Procs", "1..N")
+    output = output.replace("Arrive(p) ==", "Arrive(p) ==") 
+    assert result_names(output) != set()
+
+
+def result_names(text: str) -> set[str]:
+    from pytest_alias.tla.syntax import parse_module
+
+    return {d.name for d in parse_module(text).definitions if d.scope == "module"}
+
+
+def test_deadlock_fails_with_a_reason(barrier: Task, tools) -> None:
+    condition = barrier.original()
+    output = barrier_spec(condition, type_ok="TypeOK", safety="BarrierProperty", finished=False)
+    result = grade_name(output, condition, tools)
+    assert not result.passed
+    assert result.details["tlc_status"] == "deadlock"
+    assert result.reason is not None and result.reason.startswith("TLC reached a deadlock: counterexample of")
+
+
+def test_timeout_fails(tools) -> None:
+    reference = "---- MODULE Up ----\nEXTENDS Naturals\nVARIABLE n\nInit == n = 0\nNext == n' = n + 1\n" \
+                "Spec == Init /\\ [][Next]_n\nTypeOK == n \\in Nat\n===="
+    condition = Condition("up", "original", "count up forever", (("Up", reference),),
+                          "SPECIFICATION Spec\nINVARIANT TypeOK\n", ())
+    result = grade_name(reference, condition, tools, timeout=2)
+    assert not result.passed
+    assert result.reason == "TLC ran past the 2 s limit"
+    assert result.details["tlc_status"] == "timeout"
+
+
+def test_task_without_cfg_fails_the_name_grade(tasks: dict[str, Task], tools) -> None:
+    condition = tasks["ticket-dispenser"].original()
+    output = condition.modules[0][1]
+    assert grade_parse(output, condition, tools).passed
+    result = grade_name(output, condition, tools)
+    assert not result.passed and result.reason == "task has no TLC configuration"
+
+
+# ---------------------------------------------------------------- parse grade: strict vs lenient
+
+
+def test_undefined_operator_fails_strict_parse_but_is_lenient_ok(barrier: Task, tools) -> None:
+    condition = barrier.original()
+    output = barrier_spec(condition, type_ok="TypeOK", safety="BarrierProperty", guard="AllHere")
+    parsed = grade_parse(output, condition, tools)
+    assert not parsed.passed
+    assert parsed.details["lenient_ok"] is True
+    assert parsed.reason is not None and "AllHere" in parsed.reason and "semantic" in parsed.reason
+    named = grade_name(output, condition, tools)
+    assert not named.passed and named.reason is not None
+    assert named.reason.startswith("output does not parse:")
+    assert named.details["lenient_ok"] is True
+
+
+def test_syntax_error_fails_both_ways(barrier: Task, tools) -> None:
+    condition = barrier.original()
+    output = barrier_spec(condition).replace("Init ==", "Init ===")
+    parsed = grade_parse(output, condition, tools)
+    assert not parsed.passed and parsed.details["lenient_ok"] is False
+
+
+# ---------------------------------------------------------------- bad outputs are verdicts
+
+
+@pytest.mark.parametrize("output, reason", [
+    ("", "output is empty"),
+    ("I cannot write this specification.", "output has no '---- MODULE Name ----' header"),
+    ("---- MODULE ../x ----\nVARIABLE x\n====", "module name '../x' is not a TLA+ identifier"),
+    ("---- MODULE a-b ----\nVARIABLE x\n====", "module name 'a-b' is not a TLA+ identifier"),
+])
+def test_unusable_outputs_fail_both_grades_with_reasons(barrier: Task, output: str, reason: str, tools) -> None:
+    for grade in (grade_parse, grade_name):
+        result = grade(output, barrier.original(), tools)
+        assert not result.passed
+        assert result.reason == reason
+        assert result.details["stage"] == "extract"
+        assert result.details["lenient_ok"] is False
+
+
+def test_huge_output_fails(barrier: Task, tools) -> None:
+    result = grade_parse("\\* padding\n" * 30_000 + barrier_spec(barrier.original()), barrier.original(), tools)
+    assert not result.passed and result.reason is not None and "limit" in result.reason
+
+
+@pytest.mark.parametrize("name, why", [("Naturals", "standard module"), ("Tally", "task's module")])
+def test_output_named_like_a_staged_or_standard_module_fails(tasks: dict[str, Task], name: str, why: str,
+                                                             tools) -> None:
+    condition = tasks["odometer"].original()
+    output = condition.modules[0][1].replace("MODULE Odometer", f"MODULE {name}")
+    for grade in (grade_parse, grade_name):
+        result = grade(output, condition, tools)
+        assert not result.passed
+        assert result.reason is not None and why in result.reason and name in result.reason
+        assert result.details["stage"] == "stage"
+
+
+def test_output_may_import_its_own_helper_module(barrier: Task, tools) -> None:
+    helper = "---- MODULE Phases ----\nPhases == {\"working\", \"waiting\", \"passed\"}\n===="
+    output = barrier_spec(barrier.original(), type_ok="TypeOK", safety="BarrierProperty")
+    output = output.replace("EXTENDS Naturals", "EXTENDS Naturals, Phases")
+    output = output.replace('{"working", "waiting", "passed"}', "Phases")
+    result = grade_name(f"```tla\n{helper}\n```\n\n```tla\n{output}\n```", barrier.original(), tools)
+    assert result.passed, result.reason
+    assert result.details["staged_modules"] == ["BarrierSync", "Phases"]
