@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from ..tla.cfg import CfgError, parse_cfg
-from ..tla.specfiles import IDENTIFIER, imported_modules, module_header_name
+from ..tla.specfiles import IDENTIFIER, SpecError, imported_modules, module_header_name, read_source
 from ..tla.syntax import STANDARD_MODULES
 from .model import Task
 
@@ -914,8 +914,6 @@ def _first_reasons(skipped: list[Skipped]) -> str:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        return path.read_text(encoding="latin-1")
-    except OSError as exc:
-        raise SuiteError(f"{path}: cannot read ({exc.strerror})") from None
+        return read_source(path)
+    except SpecError as exc:
+        raise SuiteError(str(exc)) from None

@@ -102,7 +102,7 @@ class SpecFiles:
         if path.suffix != ".tla":
             raise SpecError(f"{path}: a TLA+ module file must end in .tla")
         name = path.stem
-        modules = {name: _read(path)}
+        modules = {name: read_source(path)}
         header = module_header_name(modules[name])
         if header is None:
             raise SpecError(f"{path}: no '---- MODULE {name} ----' header")
@@ -115,20 +115,21 @@ class SpecFiles:
             for imported in imported_modules(modules[pending.pop()]):
                 sibling = path.with_name(f"{imported}.tla")
                 if imported not in modules and sibling.is_file():
-                    modules[imported] = _read(sibling)
+                    modules[imported] = read_source(sibling)
                     pending.append(imported)
         cfg_text: str | None = None
         if cfg is not None:
             cfg_path = Path(cfg)
             if not cfg_path.is_file():
                 raise SpecError(f"{cfg_path}: no such cfg file")
-            cfg_text = _read(cfg_path)
+            cfg_text = read_source(cfg_path)
         elif default_cfg and path.with_suffix(".cfg").is_file():
-            cfg_text = _read(path.with_suffix(".cfg"))
+            cfg_text = read_source(path.with_suffix(".cfg"))
         return cls(name, modules, cfg_text)
 
 
-def _read(path: Path) -> str:
+def read_source(path: Path) -> str:
+    """A TLA+ or cfg file's text (UTF-8, else Latin-1); an unreadable file is a ``SpecError``."""
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
