@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..tla.syntax import is_identifier, parse_module, split_modules
+from ..tla.syntax import ModuleSpan, is_identifier, parse_module, split_modules
 
 #: Outputs larger than this (UTF-8 bytes) fail extraction: no model answer is legitimately this big.
 DEFAULT_MAX_BYTES = 200 * 1024
@@ -86,6 +86,19 @@ def _entry_names(module_text: str) -> list[str]:
     return [name for name in ENTRY_NAMES if name in defined]
 
 
+def _choose(spans: list[ModuleSpan], texts: list[str], notes: list[str]) -> int:
+    """Which of several modules to grade (see the module docstring); notes the choice."""
+    if len(spans) == 1:
+        return 0
+    entries = [_entry_names(t) for t in texts]
+    chosen = min(range(len(spans)), key=lambda i: (-len(entries[i]), not spans[i].complete, i))
+    why = (f"it defines {_listed(entries[chosen])}" if entries[chosen]
+           else "it is the first complete module" if spans[chosen].complete else "it is the first module")
+    notes.append(f"output holds {len(spans)} modules ({', '.join(s.name for s in spans)}); "
+                 f"graded {spans[chosen].name} because {why}")
+    return chosen
+
+
 def _with_footer(module_text: str) -> str:
     return module_text.rstrip() + "\n" + "=" * 4 + "\n"
 
@@ -112,22 +125,13 @@ def extract_module(output: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES) ->
     good = [s for s in spans if is_identifier(s.name)]
     bad = [name for name in headers if not is_identifier(name)]
     if not good:
-        # Name the bad module names TLC would have had to write to disk.
-        return _failed(f"module name {bad[0]!r} is not a TLA+ identifier", notes)
+        # Staging writes NAME.tla: a name such as ../x would become a path, so fail before that.
+        return _failed(f"module name {(bad or headers)[0]!r} is not a TLA+ identifier", notes)
     for name in dict.fromkeys(bad):
         notes.append(f"ignored module header {name!r}: not a TLA+ identifier")
 
     texts = [text[s.start : s.end] for s in good]
-    if len(good) == 1:
-        chosen = 0
-    else:
-        entries = [_entry_names(t) for t in texts]
-        chosen = min(range(len(good)), key=lambda i: (-len(entries[i]), not good[i].complete, i))
-        why = (f"it defines {_listed(entries[chosen])}" if entries[chosen]
-               else "it is the first complete module" if good[chosen].complete else "it is the first module")
-        notes.append(f"output holds {len(good)} modules ({', '.join(s.name for s in good)}); "
-                     f"graded {good[chosen].name} because {why}")
-
+    chosen = _choose(good, texts, notes)
     span = good[chosen]
     module_text = texts[chosen]
     if not span.complete:

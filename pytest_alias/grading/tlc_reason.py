@@ -106,8 +106,10 @@ def tlc_reason(result: TlcResult, binding: CfgBinding, timeout: float) -> str | 
     if status == "property_violation":
         name = result.violated
         # TLC names no property when a temporal property fails: list the ones the cfg checks.
+        checked = _properties(binding)
         what = (f"property {name}{_stand_in(name, binding)}" if name
-                else f"a temporal property (of {_listed(checked)})" if (checked := _properties(binding))
+                else f"property {checked[0]}{_stand_in(checked[0], binding)}" if len(checked) == 1
+                else f"one of the properties {_listed(checked)}" if checked
                 else "a temporal property")
         return f"{what} is violated: {trace_summary(result)}"
     if status == "deadlock":

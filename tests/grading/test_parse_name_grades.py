@@ -7,7 +7,8 @@ import json
 import pytest
 
 from pytest_alias.cir.conditions import random_condition
-from pytest_alias.grading import grade_name, grade_parse
+from pytest_alias.grading import GradeResult, bind_cfg, grade_name, grade_parse
+from pytest_alias.grading.outnames import OutputNames
 from pytest_alias.tasks.model import Condition, Task
 from pytest_alias.tasks.suites import load_suite
 
@@ -149,6 +150,27 @@ def test_exactly_one_extra_operator_stands_in_for_missing_invariants(barrier_ran
     assert "INVARIANT\n    Safe\n" in result.details["cfg"]
 
 
+def test_binding_keeps_constants_and_other_sections() -> None:
+    cfg = "CONSTANTS\n    N = 3\n    Extra = 1\nCONSTRAINT Bound\nINIT I0\nNEXT N0\nINVARIANT Inv\nPROPERTY Live\n"
+    defined = frozenset({"N", "Init", "Next", "Inv", "Live"})
+    names = OutputNames(defined, defined, ("Inv", "Live"))
+    binding = bind_cfg(cfg, names)
+    assert [(k, old, new) for k, old, new in binding.changes] == [("INIT", "I0", "Init"), ("NEXT", "N0", "Next")]
+    assert "N = 3" in binding.text and "Extra = 1" in binding.text and "CONSTRAINT" in binding.text
+    assert binding.missing == ("Bound",) and binding.undeclared == ("Extra",)
+    unchanged = cfg.replace("I0", "Init").replace("N0", "Next")
+    assert bind_cfg(unchanged, names).text == unchanged  # the author's text, not a re-rendering
+
+
+def test_grade_result_needs_a_reason_to_fail_and_copies_details() -> None:
+    with pytest.raises(ValueError):
+        GradeResult("name", False)
+    result = GradeResult("parse", True, None, {"lenient_ok": True}, 0.5)
+    result.to_dict()["details"]["lenient_ok"] = False
+    assert result.details["lenient_ok"] is True
+    hash(result)  # frozen and hashable despite the dict
+
+
 def test_violated_invariant_fails_with_its_name(barrier: Task, tools) -> None:
     condition = barrier.original()
     output = barrier_spec(condition, type_ok="TypeOK", safety="BarrierProperty", guard="TRUE")
@@ -168,6 +190,15 @@ def test_substituted_invariant_is_named_with_what_it_stands_for(barrier_random: 
     assert result.reason.startswith(f"invariant Safe (standing in for {hidden}) is violated: counterexample of")
 
 
+def test_violated_liveness_property_fails_with_its_name(tasks: dict[str, Task], tools) -> None:
+    condition = tasks["hour-clock"].original()
+    output = condition.modules[0][1].replace(" /\\ WF_hr(Tick)", "")
+    result = grade_name(output, condition, tools)
+    assert not result.passed and result.details["tlc_status"] == "property_violation"
+    assert result.reason is not None and result.reason.startswith("property NoonRecurs is violated: counterexample")
+    assert result.reason.endswith("then stutters forever")
+
+
 def test_deadlock_fails_with_a_reason(barrier: Task, tools) -> None:
     condition = barrier.original()
     output = barrier_spec(condition, type_ok="TypeOK", safety="BarrierProperty", finished=False)
@@ -175,17 +206,6 @@ def test_deadlock_fails_with_a_reason(barrier: Task, tools) -> None:
     assert not result.passed
     assert result.details["tlc_status"] == "deadlock"
     assert result.reason is not None and result.reason.startswith("TLC reached a deadlock: counterexample of")
-
-
-def test_timeout_fails(tools) -> None:
-    reference = "---- MODULE Up ----\nEXTENDS Naturals\nVARIABLE n\nInit == n = 0\nNext == n' = n + 1\n" \
-                "Spec == Init /\\ [][Next]_n\nTypeOK == n \\in Nat\n===="
-    condition = Condition("up", "original", "count up forever", (("Up", reference),),
-                          "SPECIFICATION Spec\nINVARIANT TypeOK\n", ())
-    result = grade_name(reference, condition, tools, timeout=1)
-    assert not result.passed
-    assert result.reason == "TLC ran past the 1 s limit"
-    assert result.details["tlc_status"] == "timeout"
 
 
 def test_task_without_cfg_fails_the_name_grade(tasks: dict[str, Task], tools) -> None:
@@ -217,6 +237,9 @@ def test_syntax_error_fails_both_ways(barrier: Task, tools) -> None:
     output = barrier_spec(condition).replace("Init ==", "Init ===")
     parsed = grade_parse(output, condition, tools)
     assert not parsed.passed and parsed.details["lenient_ok"] is False
+    assert parsed.reason is not None and parsed.reason.startswith("SANY: parse error")
+    named = grade_name(output, condition, tools)
+    assert not named.passed and named.reason == f"output does not parse: {parsed.reason}"
 
 
 # ---------------------------------------------------------------- bad outputs are verdicts
@@ -262,3 +285,15 @@ def test_output_may_import_its_own_helper_module(barrier: Task, tools) -> None:
     result = grade_name(f"```tla\n{helper}\n```\n\n```tla\n{output}\n```", barrier.original(), tools)
     assert result.passed, result.reason
     assert result.details["staged_modules"] == ["BarrierSync", "Phases"]
+
+
+# Last: a timeout kills the tool server, so the run after it pays for a fresh one.
+def test_timeout_fails(tools) -> None:
+    reference = "---- MODULE Up ----\nEXTENDS Naturals\nVARIABLE n\nInit == n = 0\nNext == n' = n + 1\n" \
+                "Spec == Init /\\ [][Next]_n\nTypeOK == n \\in Nat\n===="
+    condition = Condition("up", "original", "count up forever", (("Up", reference),),
+                          "SPECIFICATION Spec\nINVARIANT TypeOK\n", ())
+    result = grade_name(reference, condition, tools, timeout=1)
+    assert not result.passed
+    assert result.reason == "TLC ran past the 1 s limit"
+    assert result.details["tlc_status"] == "timeout"
