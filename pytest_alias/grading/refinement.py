@@ -1,0 +1,278 @@
+"""Build the two refinement checks of the behavior grade as wrapper modules and cfgs (the INSTANCE technique).
+
+* forward: a wrapper EXTENDS G and instantiates R (its header renamed) with R's variables and
+  constants substituted by G's; TLC runs G's specification and checks R's specification formula,
+  invariants and properties as aliases defined in the wrapper.
+* reverse: a wrapper EXTENDS R (renamed) and instantiates G (renamed) under the inverse mapping;
+  TLC runs R and checks G's safety formula ``Init /\\ [][Next]_v``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+from ..tla.cfg import Cfg, ConstantsSection, NamesSection, parse_cfg, render_cfg
+from ..tla.specfiles import SpecFiles
+from ..tla.syntax import ModuleSyntax, parse_module
+from .mapping import Declared, NameMapping
+
+_HEADER = re.compile(r"(-{4,}[ \t]*MODULE[ \t\r\n]+)(\w+)")
+_FOOTER = re.compile(r"^={4,}[ \t]*$", re.M)
+# Sections of R's cfg that name R's operators: the forward wrapper re-exports them as aliases.
+_REF_SECTIONS = ("INIT", "NEXT", "SPECIFICATION", "INVARIANT", "PROPERTY", "CONSTRAINT", "ACTION_CONSTRAINT",
+                 "SYMMETRY", "VIEW", "ALIAS", "POSTCONDITION", "CHECK_DEADLOCK")
+
+
+@dataclass(frozen=True)
+class SpecFormula:
+    """G's behavior spec: the operator TLC runs (or Init/Next), and its Init and Next as G-expressions.
+
+    ``name`` is None when G has no spec formula and runs as ``INIT init_name NEXT next_name``.
+    ``init``/``next`` are texts that keep their source columns (junction lists stay aligned).
+    """
+
+    name: str | None
+    init: str
+    next: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """One TLC run of a refinement check: the spec to run and what each alias in its cfg stands for."""
+
+    direction: str
+    spec: SpecFiles
+    aliases: dict[str, str]
+
+
+def short_hash(*texts: str) -> str:
+    """Ten hex digits of the texts' digest: a stable, fresh module-name suffix."""
+    return hashlib.sha256("\0".join(texts).encode()).hexdigest()[:10]
+
+
+def renamed_module(text: str, name: str) -> str:
+    """``text`` with its (first) MODULE header naming ``name``."""
+    return _HEADER.sub(lambda m: m.group(1) + name, text, count=1)
+
+
+def with_definitions(text: str, definitions: str) -> str:
+    """``text`` with ``definitions`` inserted before its (last) ``====`` footer."""
+    footers = list(_FOOTER.finditer(text))
+    if not footers:
+        return text.rstrip() + "\n" + definitions + "\n====\n"
+    at = footers[-1].start()
+    return text[:at] + definitions + "\n" + text[at:]
+
+
+# ---------------------------------------------------------------- locating G's spec formula
+
+
+def _blank_comments(text: str) -> str:
+    """``text`` with comments replaced by spaces (offsets and newlines kept; strings left alone)."""
+    out = list(text)
+    i, depth, n = 0, 0, len(text)
+    while i < n:
+        two = text[i:i + 2]
+        if depth == 0 and text[i] == '"':
+            j = i + 1
+            while j < n and text[j] not in '"\n':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if two == "(*":
+            depth += 1
+            out[i] = out[i + 1] = " "
+            i += 2
+        elif two == "*)" and depth:
+            depth -= 1
+            out[i] = out[i + 1] = " "
+            i += 2
+        elif depth == 0 and two == "\\*":
+            while i < n and text[i] != "\n":
+                out[i] = " "
+                i += 1
+        else:
+            if depth and text[i] != "\n":
+                out[i] = " "
+            i += 1
+    return "".join(out)
+
+
+def _closing(text: str, start: int, opening: str, closing: str) -> int | None:
+    """Index just past the ``closing`` that matches the ``opening`` at ``start``."""
+    depth, i = 0, start
+    while i < len(text):
+        if text.startswith(opening, i):
+            depth += 1
+            i += len(opening)
+        elif text.startswith(closing, i):
+            depth -= 1
+            i += len(closing)
+            if depth == 0:
+                return i
+        else:
+            i += 1
+    return None
+
+
+def _column_kept(body: str, start: int, end: int) -> str:
+    """``body[start:end]`` on a fresh line, indented to its original column (plus one, for safety)."""
+    line_start = body.rfind("\n", 0, start) + 1
+    return "\n" + " " * (start - line_start + 1) + body[start:end].strip()
+
+
+def _split_formula(source: str, begin: int, end: int) -> tuple[str, str] | None:
+    """(Init, Next) of a definition body ``source[begin:end]`` of shape ``I /\\ [][N]_v ...``."""
+    text = _blank_comments(source)
+    box = text.find("[][", begin, end)
+    if box < 0:
+        return None
+    after = _closing(text, box + 2, "[", "]")
+    if after is None or after > end or not text.startswith("_", after):
+        return None
+    init_text = text[begin:box].rstrip()
+    if init_text.endswith("/\\"):
+        init_text = init_text[:-2].rstrip()
+    stripped = init_text.strip()
+    if stripped.startswith("/\\"):
+        # A bullet list: keep the first bullet (alignment matters only between bullets).
+        pass
+    if not stripped or stripped == "/\\":
+        return None
+    init_start = begin + (len(init_text) - len(init_text.lstrip()))
+    init = _column_kept(text, init_start, begin + len(init_text))
+    next_ = _column_kept(text, box + 3, after - 1)
+    return init, next_
+
+
+def _body(syntax: ModuleSyntax, name: str) -> tuple[str, int, int] | None:
+    """(module source, body start, body end) of ``name``'s module-level definition without parameters."""
+    definition = syntax.definition(name)
+    if definition is None or definition.parameters or definition.kind != "operator":
+        return None
+    source = syntax.source
+    start, end = definition.extent
+    head = source.find(b"==", start, end)
+    if head < 0:
+        return None
+    # Work in characters: the syntax spans are byte offsets.
+    prefix = source[:head + 2].decode("utf-8", "replace")
+    whole = source[:end].decode("utf-8", "replace")
+    return source.decode("utf-8", "replace"), len(prefix), len(whole)
+
+
+def spec_formula(gen_text: str, gen_name: str, cfg_spec: str | None) -> SpecFormula | None:
+    """G's spec formula (appendix H): the cfg's SPECIFICATION name if G defines it, else ``Spec``,
+    else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators."""
+    syntax = parse_module(gen_text, gen_name)
+    defined = [d.name for d in syntax.definitions if d.scope == "module"]
+    candidates = [n for n in (cfg_spec, "Spec") if n] + defined
+    for name in dict.fromkeys(candidates):
+        body = _body(syntax, name)
+        if body is None:
+            continue
+        split = _split_formula(*body)
+        if split is not None:
+            return SpecFormula(name, *split)
+    if "Init" in defined and "Next" in defined:
+        return SpecFormula(None, "Init", "Next")
+    return None
+
+
+# ---------------------------------------------------------------- wrappers
+
+
+def _substitutions(pairs: Mapping[str, str]) -> str:
+    return ", ".join(f"{name} <- {by}" for name, by in pairs.items())
+
+
+def _instance(alias: str, module: str, pairs: Mapping[str, str]) -> str:
+    subs = _substitutions(pairs)
+    return f"{alias} == INSTANCE {module}" + (f" WITH {subs}" if subs else "")
+
+
+def _tuple(names: tuple[str, ...]) -> str:
+    return "<<" + ", ".join(names) + ">>"
+
+
+def _module(name: str, extends: str, body: list[str]) -> str:
+    return f"---- MODULE {name} ----\nEXTENDS {extends}\n" + "\n".join(body) + "\n====\n"
+
+
+def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl: Declared, ref_cfg: Cfg,
+                  mapping: NameMapping, prefix: str) -> Check:
+    """Run G; check R's spec formula, invariants and properties (through ``INSTANCE``) under ``mapping``."""
+    p = prefix
+    ref = f"{p}Ref"
+    lines = [_instance(ref, ref_module, mapping.as_dict)]
+    aliases: dict[str, str] = {}
+    invariants: list[str] = []
+    properties: list[str] = []
+
+    def alias(name: str, expression: str, meaning: str) -> str:
+        lines.append(f"{name} == {expression}")
+        aliases[name] = meaning
+        return name
+
+    if ref_cfg.specification is not None:
+        properties.append(alias(f"{p}RefSpec", f"{ref}!{ref_cfg.specification}",
+                                f"the reference's specification {ref_cfg.specification}"))
+    elif ref_cfg.init is not None and ref_cfg.next is not None:
+        gen_vars = tuple(g for _, g in mapping.variables)
+        formula = f"{ref}!{ref_cfg.init} /\\ [][{ref}!{ref_cfg.next}]_{_tuple(gen_vars)}"
+        properties.append(alias(f"{p}RefSpec", formula, f"the reference's {ref_cfg.init} /\\ [][{ref_cfg.next}]_vars"))
+    for i, inv in enumerate(ref_cfg.invariants):
+        invariants.append(alias(f"{p}RefInv{i}", f"{ref}!{inv}", f"the reference's invariant {inv}"))
+    for i, prop in enumerate(ref_cfg.properties):
+        properties.append(alias(f"{p}RefProp{i}", f"{ref}!{prop}", f"the reference's property {prop}"))
+    cfg = _constants_for_gen(ref_cfg, mapping)
+    cfg = cfg.with_specification(gen.name) if gen.name is not None else cfg.with_init_next(gen.init, gen.next)
+    # R's state constraints and symmetry are R-expressions: they reach G through the instance too.
+    for i, con in enumerate(ref_cfg.constraints):
+        cfg = cfg.with_added("CONSTRAINT", alias(f"{p}RefCon{i}", f"{ref}!{con}", f"constraint {con}"))
+    for i, con in enumerate(ref_cfg.action_constraints):
+        cfg = cfg.with_added("ACTION_CONSTRAINT", alias(f"{p}RefACon{i}", f"{ref}!{con}", f"constraint {con}"))
+    if ref_cfg.symmetry is not None:
+        cfg = cfg.with_single("SYMMETRY", alias(f"{p}RefSym", f"{ref}!{ref_cfg.symmetry}", "symmetry"))
+    if invariants:
+        cfg = cfg.with_added("INVARIANT", *invariants)
+    if properties:
+        cfg = cfg.with_added("PROPERTY", *properties)
+    wrapper = f"{p}Fwd_{short_hash(staged.main, *staged.modules.values())}"
+    modules = {**staged.modules, wrapper: _module(wrapper, staged.main, lines)}
+    return Check("forward", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)
+
+
+def _constants_for_gen(ref_cfg: Cfg, mapping: NameMapping) -> Cfg:
+    """R's cfg without its operator sections, its constant names moved onto G's."""
+    kept = Cfg(tuple(s for s in ref_cfg.sections if isinstance(s, ConstantsSection)))
+    return kept.with_names(dict(mapping.constants))
+
+
+def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_module: str, ref_decl: Declared,
+                  ref_cfg: Cfg, mapping: NameMapping, prefix: str) -> Check:
+    """Run R; check G's safety formula ``Init /\\ [][Next]_v`` under the inverse mapping."""
+    p = prefix
+    inverse = mapping.inverse
+    init, next_ = f"{p}GInit", f"{p}GNext"
+    gen_text = with_definitions(renamed_module(staged.modules[staged.main], gen_module),
+                                f"{init} =={gen.init}\n{next_} =={gen.next}\n")
+    lines = [_instance(f"{p}Gen", gen_module, inverse),
+             f"{p}GenSafety == {p}Gen!{init} /\\ [][{p}Gen!{next_}]_{_tuple(ref_decl.variables)}"]
+    aliases = {f"{p}GenSafety": "the output's safety formula Init /\\ [][Next]_v"}
+    base = Cfg(tuple(s for s in ref_cfg.sections
+                     if not (isinstance(s, NamesSection) and s.kind in ("INVARIANT", "PROPERTY", "VIEW", "ALIAS",
+                                                                         "POSTCONDITION"))
+                     and s.kind != "CHECK_DEADLOCK"))
+    cfg = base.with_added("PROPERTY", f"{p}GenSafety")
+    wrapper = f"{p}Rev_{short_hash(ref_module, gen_module, *staged.modules.values())}"
+    modules = {**staged.modules, gen_module: gen_text, wrapper: _module(wrapper, ref_module, lines)}
+    return Check("reverse", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)
+
+
+def reference_cfg(cfg_text: str) -> Cfg:
+    """R's cfg, parsed (raises ``CfgError``)."""
+    return parse_cfg(cfg_text)
