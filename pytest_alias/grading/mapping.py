@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from ..tla.syntax import parse_module
 
@@ -104,7 +104,3 @@ def paper_mappings(ref: Declared, gen: Declared, limit: int = PAPER_LIMIT) -> tu
     combined.sort(key=lambda m: -m.identical)
     return combined[:limit], None
 
-
-def iter_names(mappings: Sequence[NameMapping]) -> Iterator[str]:
-    """Each mapping's description (for details)."""
-    return (m.describe() for m in mappings)

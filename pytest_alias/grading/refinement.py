@@ -14,16 +14,13 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..tla.cfg import Cfg, ConstantsSection, NamesSection, parse_cfg, render_cfg
+from ..tla.cfg import Cfg, ConstantsSection, NamesSection, render_cfg
 from ..tla.specfiles import SpecFiles
 from ..tla.syntax import ModuleSyntax, parse_module
 from .mapping import Declared, NameMapping
 
 _HEADER = re.compile(r"(-{4,}[ \t]*MODULE[ \t\r\n]+)(\w+)")
 _FOOTER = re.compile(r"^={4,}[ \t]*$", re.M)
-# Sections of R's cfg that name R's operators: the forward wrapper re-exports them as aliases.
-_REF_SECTIONS = ("INIT", "NEXT", "SPECIFICATION", "INVARIANT", "PROPERTY", "CONSTRAINT", "ACTION_CONSTRAINT",
-                 "SYMMETRY", "VIEW", "ALIAS", "POSTCONDITION", "CHECK_DEADLOCK")
 
 
 @dataclass(frozen=True)
@@ -119,9 +116,9 @@ def _closing(text: str, start: int, opening: str, closing: str) -> int | None:
 
 
 def _column_kept(body: str, start: int, end: int) -> str:
-    """``body[start:end]`` on a fresh line, indented to its original column (plus one, for safety)."""
+    """``body[start:end]`` on a fresh line at its original column, so later bullets stay aligned with it."""
     line_start = body.rfind("\n", 0, start) + 1
-    return "\n" + " " * (start - line_start + 1) + body[start:end].strip()
+    return "\n" + " " * (start - line_start) + body[start:end].strip()
 
 
 def _split_formula(source: str, begin: int, end: int) -> tuple[str, str] | None:
@@ -137,9 +134,6 @@ def _split_formula(source: str, begin: int, end: int) -> tuple[str, str] | None:
     if init_text.endswith("/\\"):
         init_text = init_text[:-2].rstrip()
     stripped = init_text.strip()
-    if stripped.startswith("/\\"):
-        # A bullet list: keep the first bullet (alignment matters only between bullets).
-        pass
     if not stripped or stripped == "/\\":
         return None
     init_start = begin + (len(init_text) - len(init_text.lstrip()))
@@ -271,8 +265,3 @@ def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_modu
     wrapper = f"{p}Rev_{short_hash(ref_module, gen_module, *staged.modules.values())}"
     modules = {**staged.modules, gen_module: gen_text, wrapper: _module(wrapper, ref_module, lines)}
     return Check("reverse", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)
-
-
-def reference_cfg(cfg_text: str) -> Cfg:
-    """R's cfg, parsed (raises ``CfgError``)."""
-    return parse_cfg(cfg_text)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-#: The grades this package hands out (the behavior grade joins later).
-GRADES = ("parse", "name")
+#: The grades this package hands out (the behavior grade compares behaviors, not names).
+GRADES = ("parse", "name", "behavior")
 
 
 @dataclass(frozen=True)

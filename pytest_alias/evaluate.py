@@ -1,0 +1,104 @@
+"""Grade one case's output and build its record (the unit the reports and statistics aggregate).
+
+A record is plain JSON data, so it crosses from a pytest-xdist worker to the controller unchanged.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+from . import __version__
+from .cases import Case
+from .cir.analysis import hidden_names
+from .grading.result import GradeResult
+from .tla.runner import TlaTools
+
+GRADE_CHOICES = ("parse", "name", "behavior", "all")
+MODES = ("paper", "extended")
+RECORD_SCHEMA = 1
+
+
+def selected_grades(value: str) -> list[str]:
+    """``all`` → every grade; otherwise the one named (ValueError naming the choices)."""
+    if value not in GRADE_CHOICES:
+        raise ValueError(f"--alias-grade must be one of {', '.join(GRADE_CHOICES)}, not {value!r}")
+    return ["parse", "name", "behavior"] if value == "all" else [value]
+
+
+def _grader(grade: str) -> Callable[..., GradeResult]:
+    if grade == "parse":
+        from .grading.parse_grade import grade_parse
+
+        return lambda text, condition, tools, timeout, mode: grade_parse(text, condition, tools)
+    if grade == "name":
+        from .grading.name_grade import grade_name
+
+        return lambda text, condition, tools, timeout, mode: grade_name(text, condition, tools, timeout=timeout)
+    from .grading.behavior import grade_behavior
+
+    return lambda text, condition, tools, timeout, mode: grade_behavior(text, condition, tools, timeout=timeout,
+                                                                        mode=mode)
+
+
+def _similarity(output: str, reference: str) -> dict[str, float] | None:
+    try:
+        from .grading.similarity import similarity
+    except ImportError:  # pragma: no cover - optional until the similarity module lands
+        return None
+    try:
+        result = similarity(output, reference)
+    except Exception:  # similarity is descriptive: a tokenizer hiccup must not fail a grade
+        return None
+    return {"bleu4": round(result.bleu4, 3), "rouge_l": round(result.rouge_l, 3)}
+
+
+def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools, timeout: float, mode: str,
+             generation: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run the chosen grades on ``output`` and return the case's record."""
+    start = time.perf_counter()
+    results: dict[str, dict[str, Any]] = {}
+    for grade in grades:
+        try:
+            result = _grader(grade)(output, case.condition, tools, timeout, mode)
+            results[grade] = {"passed": result.passed, "reason": result.reason, "seconds": round(result.seconds, 3),
+                              "details": _small(result.details)}
+        except Exception as exc:  # a grader bug is a failing grade with its reason, never a lost record
+            results[grade] = {"passed": False, "reason": f"grader error: {type(exc).__name__}: {exc}", "seconds": 0.0,
+                              "details": {}}
+    hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
+    from .tla.toolchain import find_jar
+
+    return {
+        "schema": RECORD_SCHEMA,
+        "id": case.id,
+        "task": case.task.id,
+        "condition": case.condition.kind,
+        "sample": case.sample,
+        "model": case.model,
+        "grades": results,
+        "similarity": _similarity(output, case.condition.module_map[case.condition.main]),
+        "hidden_names": hidden,
+        "has_hidden_names": bool(hidden),
+        "mode": mode,
+        "generation": generation or {},
+        "timings": {"grading_s": round(time.perf_counter() - start, 3)},
+        "versions": {"alias": __version__, "tlc": find_jar().tlc_version, "task": case.task.version,
+                     "condition": case.condition.version},
+    }
+
+
+def _small(details: dict[str, Any]) -> dict[str, Any]:
+    """Details without bulky fields (full cfgs, outputs), so records stay small."""
+    keep: dict[str, Any] = {}
+    for key, value in details.items():
+        if isinstance(value, str) and len(value) > 500:
+            continue
+        keep[key] = value
+    return keep
+
+
+def failure_summary(record: dict[str, Any]) -> str | None:
+    """The reasons of the failing grades in one line, or None when every grade passed."""
+    failed = [f"{grade}: {result['reason']}" for grade, result in record["grades"].items() if not result["passed"]]
+    return "; ".join(failed) if failed else None

@@ -1,0 +1,167 @@
+"""The behavior-based grade (paper section 3, appendices H and J): compare behaviors, not names.
+
+An output G passes when, under one one-to-one mapping of the reference R's variables and
+constants onto G's, both refinement checks pass (see :mod:`.refinement`):
+
+* forward: every behavior of G is a behavior of R and satisfies R's cfg invariants and properties;
+* reverse: every behavior of R satisfies G's safety formula, so an output that never moves fails.
+
+Mappings come from :func:`.mapping.paper_mappings` (identical names first, at most 60). Deadlock is
+not checked: refinement is about behaviors. R's cfg constant values apply to both runs.
+
+Not done: the control-label handling of appendix I (bijections between PlusCal label strings and
+the projected state-graph comparison); a reference whose labels G names differently fails.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..tasks.model import Condition
+from ..tla.cfg import CfgError, parse_cfg
+from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
+from ..tla.specfiles import SpecFiles
+from ..tla.tlc import TlcResult
+from .bind import CfgBinding
+from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
+from .mapping import NameMapping, declared, paper_mappings
+from .outnames import output_names
+from .parse_grade import sany_reason, staging_details
+from .refinement import Check, forward_check, renamed_module, reverse_check, short_hash, spec_formula
+from .result import GradeResult
+from .stage import stage_output
+from .tlc_reason import tlc_reason
+
+MODES = ("paper",)
+#: How many attempts a result's details keep.
+MAX_ATTEMPTS_KEPT = 10
+
+
+def _prefix(names: set[str]) -> str:
+    """A prefix for generated names that no name of G or R starts with."""
+    prefix = "Alias"
+    while any(n.startswith(prefix) for n in names):
+        prefix += "X"
+    return prefix
+
+
+def _explain(result: TlcResult, check: Check, timeout: float) -> str:
+    """TLC's short explanation, with the wrapper's alias names replaced by what they stand for."""
+    reason = tlc_reason(result, CfgBinding(check.spec.cfg or ""), timeout) or "TLC failed"
+    # Longest first: AliasRefProp10 must not be rewritten through AliasRefProp1.
+    for alias in sorted(check.aliases, key=len, reverse=True):
+        reason = reason.replace(alias, check.aliases[alias])
+    return reason
+
+
+def _run(tools: TlaTools, check: Check, timeout: float) -> tuple[TlcResult, str | None]:
+    result = tools.tlc(check.spec, timeout=timeout, deadlock=False)
+    return result, (None if result.ok else _explain(result, check, timeout))
+
+
+def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTools | None = None, *,
+                   timeout: float = DEFAULT_TLC_TIMEOUT, mode: str = "paper", budget: float | None = None,
+                   extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
+    """Grade ``output_text`` (a model's raw output) by behavior against ``condition``'s reference.
+
+    ``timeout`` bounds each TLC run; ``budget`` (default four times ``timeout``) bounds the
+    whole mapping search. ``details`` record the mode, the spec formula used, every mapping
+    tried (first :data:`MAX_ATTEMPTS_KEPT`) with each check's TLC status, and the winning mapping.
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    started = time.perf_counter()
+    deadline = started + (budget if budget is not None else 4 * timeout)
+    details: dict[str, Any] = {"mode": mode}
+
+    def verdict(passed: bool, reason: str | None) -> GradeResult:
+        return GradeResult("behavior", passed, reason, details, time.perf_counter() - started)
+
+    if condition.cfg is None:
+        details["stage"] = "cfg"
+        return verdict(False, "task has no TLC configuration")
+    extraction = extraction if extraction is not None else extract_module(output_text, max_bytes=max_bytes)
+    staging = stage_output(extraction, condition)
+    details.update(staging_details(extraction, staging))
+    if staging.spec is None:
+        assert staging.failure is not None
+        details["stage"] = "extract" if not extraction.ok else "stage"
+        return verdict(False, staging.failure)
+    try:
+        ref_cfg = parse_cfg(condition.cfg)
+    except CfgError as exc:
+        details["stage"] = "cfg"
+        return verdict(False, f"the task's cfg does not parse: {exc}")
+
+    tools = tools or default_tools()
+    details["stage"] = "sany"
+    sany = tools.sany(staging.spec)
+    if not sany.ok:
+        return verdict(False, f"output does not parse: {sany_reason(sany)}")
+
+    gen_main = staging.spec.main
+    gen_text = staging.spec.modules[gen_main]
+    details["stage"] = "spec"
+    formula = spec_formula(gen_text, gen_main, ref_cfg.specification)
+    if formula is None:
+        return verdict(False, "output has no spec formula (Init /\\ [][Next]_v) nor Init and Next operators")
+    details["spec_formula"] = formula.name or "INIT Init NEXT Next"
+
+    ref_names = output_names(condition.spec()).visible
+    prefix = _prefix(set(output_names(staging.spec).visible) | set(ref_names))
+    ref_module = f"{prefix}Ref_{short_hash(*condition.module_map.values())}"
+    gen_module = f"{prefix}Gen_{short_hash(gen_text)}"
+    modules = {**staging.spec.modules, ref_module: renamed_module(condition.module_map[condition.main], ref_module)}
+    staged = SpecFiles(gen_main, modules)
+
+    ref_decl = declared(condition.module_map, condition.main)
+    gen_decl = declared(staging.spec.modules, gen_main)
+    mappings, why_none = paper_mappings(ref_decl, gen_decl)
+    details["stage"] = "mapping"
+    if not mappings:
+        return verdict(False, why_none or "no mapping to try")
+    details["mappings_available"] = len(mappings)
+    return _search(tools, staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mappings, prefix,
+                   timeout, deadline, details, verdict)
+
+
+def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: Any, ref_module: str, ref_decl: Any,
+            ref_cfg: Any, mappings: list[NameMapping], prefix: str, timeout: float, deadline: float,
+            details: dict[str, Any], verdict: Any) -> GradeResult:
+    """Try each mapping in turn: forward, then reverse; pass at the first mapping where both pass."""
+    attempts: list[dict[str, Any]] = []
+    details.update(stage="tlc", attempts=attempts)
+    first_failure: str | None = None
+    reverse_failure: str | None = None  # a mapping whose forward check passed explains best
+    for tried, mapping in enumerate(mappings, 1):
+        left = deadline - time.perf_counter()
+        if left <= 1:
+            details["mappings_tried"] = tried - 1
+            reason = reverse_failure or first_failure or "no mapping was tried"
+            return verdict(False, f"search ran out of its time budget; {reason}")
+        attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
+        if len(attempts) < MAX_ATTEMPTS_KEPT:
+            attempts.append(attempt)
+        failure: str | None = None
+        for direction in ("forward", "reverse"):
+            check = (forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix)
+                     if direction == "forward" else
+                     reverse_check(staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mapping, prefix))
+            result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
+            attempt[direction] = result.status
+            if why is not None:
+                failure = f"{direction} check failed under mapping {mapping.describe()}: {why}"
+                attempt["reason"] = failure
+                break
+        if failure is None:
+            details.update(mappings_tried=tried, mapping=mapping.to_dict())
+            return verdict(True, None)
+        first_failure = first_failure or failure
+        if attempt.get("forward") == "ok":
+            reverse_failure = reverse_failure or failure
+    details["mappings_tried"] = len(mappings)
+    reason = reverse_failure or first_failure or "no mapping passed"
+    if len(mappings) > 1:
+        reason = f"none of {len(mappings)} mappings passed; {reason}"
+    return verdict(False, reason)

@@ -1,0 +1,139 @@
+"""Model specs → models: exact names (``reference``) and prefixes (``replay:FILE.jsonl``).
+
+Factories may be given as ``"package.module:attr"`` strings so that heavy backends (torch, HTTP
+clients) are imported only when a spec actually asks for them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, Union
+
+import pluggy
+
+from .base import Model
+
+Factory = Callable[..., Model]
+FactoryRef = Union[Factory, str]
+
+
+class ModelSpecError(ValueError):
+    """A model spec that names no registered model, or that its factory rejects."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    factory: FactoryRef
+    help: str
+
+    def resolve(self) -> Factory:
+        if callable(self.factory):
+            return self.factory
+        module_name, _, attr = self.factory.partition(":")
+        module = importlib.import_module(module_name)
+        return getattr(module, attr)
+
+
+class ModelRegistry:
+    """Maps spec strings to factories.
+
+    An exact name's factory is called as ``factory(**options)``; a prefix's factory as
+    ``factory(argument, **options)`` with the text after ``prefix:``.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[str, _Entry] = {}
+        self._prefixes: dict[str, _Entry] = {}
+
+    def register(self, name: str, factory: FactoryRef, *, prefix: bool = False, help: str = "",
+                 replace: bool = False) -> None:
+        """Register ``factory`` under an exact ``name``, or under ``name:`` when ``prefix`` is true.
+
+        Registering a taken name raises ``ValueError`` unless ``replace`` is true, so two plugins
+        cannot silently shadow each other.
+        """
+        if not name or ":" in name or name != name.strip():
+            raise ValueError(f"model name {name!r} must be non-empty, without ':' or surrounding spaces")
+        if not (callable(factory) or (isinstance(factory, str) and ":" in factory)):
+            raise TypeError(f"factory for {name!r} must be callable or a 'module:attr' string, not {factory!r}")
+        table = self._prefixes if prefix else self._names
+        if name in table and not replace:
+            raise ValueError(f"model {self._shown(name, prefix)} is already registered")
+        table[name] = _Entry(factory, help)
+
+    @staticmethod
+    def _shown(name: str, prefix: bool) -> str:
+        return f"{name}:…" if prefix else name
+
+    def known(self) -> list[str]:
+        """Every registered spec form, sorted: ``name`` and ``prefix:…``."""
+        return sorted([*self._names, *(f"{p}:…" for p in self._prefixes)])
+
+    def __contains__(self, spec: object) -> bool:
+        return isinstance(spec, str) and self._lookup(spec) is not None
+
+    def _lookup(self, spec: str) -> tuple[_Entry, str | None] | None:
+        if spec in self._names:
+            return self._names[spec], None
+        head, colon, argument = spec.partition(":")
+        if colon and head in self._prefixes:
+            return self._prefixes[head], argument
+        return None
+
+    def create(self, spec: str, **options: Any) -> Model:
+        """Build the model that ``spec`` names; unknown specs raise ``ModelSpecError``."""
+        found = self._lookup(spec.strip()) if isinstance(spec, str) else None
+        if found is None:
+            raise ModelSpecError(self._unknown_message(spec))
+        entry, argument = found
+        if argument is not None and not argument:
+            usage = f" ({entry.help})" if entry.help else ""
+            raise ModelSpecError(f"model spec {spec!r} needs a value after ':'{usage}")
+        try:
+            factory = entry.resolve()
+        except (ImportError, AttributeError) as error:
+            raise ModelSpecError(f"model spec {spec!r}: cannot load its backend ({error})") from error
+        model = factory(**options) if argument is None else factory(argument, **options)
+        if not isinstance(model, Model):
+            raise TypeError(f"factory for {spec!r} returned {type(model).__name__}, which is not a Model")
+        return model
+
+    def _unknown_message(self, spec: object) -> str:
+        candidates = [*self._names, *(f"{p}:" for p in self._prefixes)]
+        close = difflib.get_close_matches(str(spec), candidates, n=3, cutoff=0.6)
+        hint = f" Did you mean {' or '.join(close)}?" if close else ""
+        return f"unknown model spec {spec!r}.{hint} Known: {', '.join(self.known())}."
+
+
+def register_builtin_models(registry: ModelRegistry) -> None:
+    """The models that ship with ALIAS."""
+    registry.register("reference", "pytest_alias.models.reference:create_reference",
+                      help="the condition's reference module (positive control)")
+    registry.register("replay", "pytest_alias.models.replay:create_replay", prefix=True,
+                      help="recorded outputs: replay:FILE.jsonl")
+    registry.register("fake", "pytest_alias.models.fake:create_fake",
+                      help="offline deterministic test model")
+    registry.register("fake", "pytest_alias.models.fake:create_fake", prefix=True,
+                      help="offline deterministic test model with a name: fake:NAME")
+
+
+def make_plugin_manager(load_entrypoints: bool = True) -> pluggy.PluginManager:
+    """A plugin manager for the ``alias`` project, with installed ``alias`` entry points loaded."""
+    from .. import hookspecs
+
+    manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    manager.add_hookspecs(hookspecs)
+    if load_entrypoints:
+        manager.load_setuptools_entrypoints(hookspecs.PROJECT_NAME)
+    return manager
+
+
+def default_registry(manager: pluggy.PluginManager | None = None) -> ModelRegistry:
+    """The built-in models plus every model that plugins add through ``alias_register_models``."""
+    registry = ModelRegistry()
+    register_builtin_models(registry)
+    manager = manager if manager is not None else make_plugin_manager()
+    manager.hook.alias_register_models(registry=registry)
+    return registry

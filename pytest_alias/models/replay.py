@@ -1,0 +1,99 @@
+"""``replay:FILE.jsonl``: serve outputs recorded earlier, one JSON object per line.
+
+Each line holds ``task``, ``condition``, ``sample`` and ``text``, and optionally ``model`` (which
+model wrote it; the ``model`` option keeps one model's lines of a mixed file), ``finish_reason`` and
+``truncated``. Lookups are by (task, condition, sample), never by prompt, so a recorded file keeps
+working when prompt wording changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+from .base import DecodingParams, Generation, GenerationRequest
+
+ReplayKey = tuple[str, str, int]
+
+
+class ReplayError(ValueError):
+    """A replay file that cannot be read, or a request it has no answer for."""
+
+
+def _entry_key(record: Any, where: str) -> ReplayKey:
+    if not isinstance(record, dict):
+        raise ReplayError(f"{where}: expected a JSON object, got {type(record).__name__}")
+    missing = [name for name in ("task", "condition", "sample", "text") if name not in record]
+    if missing:
+        raise ReplayError(f"{where}: missing key(s) {', '.join(missing)}")
+    task, kind, sample, text = record["task"], record["condition"], record["sample"], record["text"]
+    if not isinstance(task, str) or not isinstance(kind, str) or not isinstance(text, str):
+        raise ReplayError(f"{where}: task, condition and text must be strings")
+    if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
+        raise ReplayError(f"{where}: sample must be a non-negative integer, got {sample!r}")
+    return task, kind, sample
+
+
+def load_replay(path: Path | str, model: str | None = None) -> dict[ReplayKey, dict[str, Any]]:
+    """Read a replay file into (task, condition, sample) → record, keeping only ``model``'s lines if given."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise ReplayError(f"replay file {path} does not exist; record outputs there first or fix the path") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ReplayError(f"cannot read replay file {path}: {error}") from None
+    records: dict[ReplayKey, dict[str, Any]] = {}
+    first_line: dict[ReplayKey, int] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ReplayError(f"{where}: not valid JSON ({error.msg})") from None
+        key = _entry_key(record, where)
+        if model is not None and record.get("model") != model:
+            continue
+        if key in records:
+            raise ReplayError(f"{where}: duplicate entry task={key[0]} condition={key[1]} sample={key[2]} "
+                              f"(first on line {first_line[key]})")
+        records[key] = record
+        first_line[key] = number
+    return records
+
+
+class ReplayModel:
+    """Answers each request with the recorded text for its task, condition and sample."""
+
+    # The file's own content is the identity; storing replays again would only duplicate them.
+    cacheable = False
+
+    def __init__(self, path: Path | str, model: str | None = None) -> None:
+        self.path = Path(path)
+        self.records = load_replay(self.path, model)
+        digest = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
+        self.identity = f"replay:{self.path.name}#{digest}" + (f"@{model}" if model else "")
+
+    def generate(self, requests: Sequence[GenerationRequest], params: DecodingParams) -> list[Generation]:
+        """The recorded text for each request; a request with no record raises ``ReplayError``."""
+        # Check the whole batch first, so one error names every missing entry.
+        missing = [r.label() for r in requests if (r.task_id, r.kind, r.sample) not in self.records]
+        if missing:
+            shown = "; ".join(missing[:5]) + (f"; and {len(missing) - 5} more" if len(missing) > 5 else "")
+            raise ReplayError(f"replay file {self.path} has no entry for {shown}")
+        generations = []
+        for request in requests:
+            record = self.records[(request.task_id, request.kind, request.sample)]
+            generations.append(Generation(text=record["text"], model=self.identity,
+                                          finish_reason=record.get("finish_reason"),
+                                          truncated=bool(record.get("truncated", False)), raw=record))
+        return generations
+
+
+def create_replay(argument: str, model: str | None = None) -> ReplayModel:
+    """Registry factory for ``replay:FILE.jsonl``; ``model`` keeps only lines written by that model."""
+    return ReplayModel(Path(argument).expanduser(), model)

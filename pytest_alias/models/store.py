@@ -1,0 +1,159 @@
+"""The generation store: every sample is generated once and kept, content-addressed, on disk.
+
+A key is the SHA-256 of canonical JSON over the store schema version, the model identity, the
+decoding parameters, the rendered prompt, the sample index and the seed. Each entry is one JSON
+file written to a temporary name and moved into place with ``os.replace``: a reader never sees half
+an entry, and several processes (pytest-xdist workers) share one store without locks, because two
+writers of one key write equivalent entries and the last rename wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import warnings
+from enum import Enum
+from pathlib import Path
+from typing import Any, Sequence
+
+import platformdirs
+
+from .base import DecodingParams, Generation, GenerationRequest, Model, is_cacheable
+
+#: Bump when the meaning of a stored entry or of a key part changes: old entries stop matching.
+STORE_SCHEMA_VERSION = 1
+
+
+class StoreMode(str, Enum):
+    """``rw`` read and fill misses; ``ro`` read only (offline grading); ``refresh`` regenerate; ``off``."""
+
+    RW = "rw"
+    RO = "ro"
+    REFRESH = "refresh"
+    OFF = "off"
+
+
+class StoreMissError(LookupError):
+    """Read-only mode met requests the store does not hold."""
+
+
+class StoreWriteWarning(UserWarning):
+    """A generation could not be written to the store (it is still returned)."""
+
+
+def default_store_root() -> Path:
+    """``$ALIAS_CACHE_DIR/generations`` when set, else the user cache folder ``alias/generations``."""
+    override = os.environ.get("ALIAS_CACHE_DIR")
+    base = Path(override).expanduser() if override else Path(platformdirs.user_cache_dir("alias", appauthor=False))
+    return base / "generations"
+
+
+def generation_key(identity: str, params: DecodingParams, request: GenerationRequest) -> str:
+    """The store key of ``request`` sent to the model ``identity`` with ``params``."""
+    document = {"schema": STORE_SCHEMA_VERSION, "model": identity, "params": params.to_dict(),
+                "prompt": request.prompt, "sample": request.sample, "seed": request.seed}
+    canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+class GenerationStore:
+    """Stored generations under ``root/ab/abcdef….json``, with hit and miss counters."""
+
+    def __init__(self, root: Path | str | None = None, mode: StoreMode | str = StoreMode.RW) -> None:
+        try:
+            self.mode = StoreMode(mode)
+        except ValueError:
+            known = ", ".join(m.value for m in StoreMode)
+            raise ValueError(f"unknown store mode {mode!r}; choose one of {known}") from None
+        self.root = Path(root).expanduser() if root is not None else default_store_root()
+        self.hits = 0
+        self.misses = 0
+        self.writes = 0
+
+    def counters(self) -> dict[str, int]:
+        """Hits, misses and writes so far (per process; xdist workers report their own)."""
+        return {"hits": self.hits, "misses": self.misses, "writes": self.writes}
+
+    def path(self, key: str) -> Path:
+        """Where the entry for ``key`` lives."""
+        return self.root / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Generation | None:
+        """The stored generation, or None when absent or damaged (a damaged entry is a miss)."""
+        try:
+            with self.path(key).open(encoding="utf-8") as handle:
+                entry = json.load(handle)
+            if entry.get("schema") != STORE_SCHEMA_VERSION:
+                return None
+            return Generation.from_dict(entry["generation"], from_store=True)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def put(self, key: str, generation: Generation, request: GenerationRequest | None = None) -> None:
+        """Write one entry atomically; a failed write warns rather than losing the returned result."""
+        entry: dict[str, Any] = {"schema": STORE_SCHEMA_VERSION, "key": key, "generation": generation.to_dict()}
+        if request is not None:  # for people browsing the store; not part of the key
+            entry["request"] = {"task": request.task_id, "condition": request.kind, "sample": request.sample,
+                                "seed": request.seed}
+        target = self.path(key)
+        temp: str | None = None
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(entry, handle, ensure_ascii=False)
+            os.replace(temp, target)
+            temp = None
+            self.writes += 1
+        except (OSError, TypeError, ValueError) as error:
+            warnings.warn(f"could not store generation {key[:12]} under {self.root}: {error}",
+                          StoreWriteWarning, stacklevel=2)
+        finally:
+            if temp is not None:  # interrupted or failed: leave no temporary file behind
+                Path(temp).unlink(missing_ok=True)
+
+    def generate(self, model: Model, requests: Sequence[GenerationRequest], params: DecodingParams, *,
+                 chunk_size: int | None = None) -> list[Generation]:
+        """Generations for ``requests`` in order: stored ones read back, misses sent to ``model``.
+
+        Misses go to the model in one batch (or in batches of ``chunk_size``, so a long local run
+        saves its progress as it goes); each result is written as soon as its batch returns.
+        """
+        requests = list(requests)
+        if self.mode is StoreMode.OFF or not is_cacheable(model):
+            self.misses += len(requests)
+            return self._call(model, requests, params)
+        keys = [generation_key(model.identity, params, request) for request in requests]
+        results: list[Generation | None] = [None] * len(requests)
+        if self.mode is not StoreMode.REFRESH:
+            for index, key in enumerate(keys):
+                results[index] = self.get(key)
+        pending = [index for index, found in enumerate(results) if found is None]
+        self.hits += len(requests) - len(pending)
+        self.misses += len(pending)
+        if pending and self.mode is StoreMode.RO:
+            raise StoreMissError(self._miss_message(model, [requests[i] for i in pending]))
+        step = chunk_size if chunk_size and chunk_size > 0 else max(len(pending), 1)
+        for start in range(0, len(pending), step):
+            batch = pending[start:start + step]
+            for index, generation in zip(batch, self._call(model, [requests[i] for i in batch], params)):
+                self.put(keys[index], generation, requests[index])
+                results[index] = generation
+        return [generation for generation in results if generation is not None]
+
+    @staticmethod
+    def _call(model: Model, requests: list[GenerationRequest], params: DecodingParams) -> list[Generation]:
+        if not requests:
+            return []
+        generations = list(model.generate(requests, params))
+        if len(generations) != len(requests):  # a silent mismatch would pair outputs with wrong cases
+            raise RuntimeError(f"model {model.identity} returned {len(generations)} generations "
+                               f"for {len(requests)} requests")
+        return generations
+
+    def _miss_message(self, model: Model, missing: list[GenerationRequest]) -> str:
+        shown = "; ".join(r.label() for r in missing[:5]) + (f"; and {len(missing) - 5} more" if len(missing) > 5 else "")
+        return (f"the generation store at {self.root} (mode ro) holds no output of {model.identity} for {shown}; "
+                f"generate them first with mode rw, or grade a different model")

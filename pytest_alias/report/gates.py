@@ -1,0 +1,80 @@
+"""CI gates on the aggregate: ``"behavior.decrease.ci_low<=5"``, ``"name.original>=0.2"``.
+
+A gate is ``[MODEL:]PATH OP NUMBER``. PATH walks the model's aggregate: ``<grade>.<condition>`` is a
+pass rate (a fraction, 0–1); ``<grade>.decrease.<field>`` is original − random in percentage points
+(``mean``, ``ci_low``, ``ci_high``, ``sign_p``, ``now_fail``, ``now_pass``); ``decrease_meaningful``
+compares original and meaningful names. MODEL may be left out when one model ran.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+_GATE = re.compile(r"^\s*(?:(?P<model>[^:\s]+(?::[^:\s]+)*?):(?=[a-z]+\.))?(?P<path>[A-Za-z_][\w.]*)\s*"
+                   r"(?P<op><=|>=|==|!=|<|>)\s*(?P<value>-?\d+(?:\.\d*)?(?:[eE]-?\d+)?)\s*$")
+_OPS: dict[str, Callable[[float, float], bool]] = {
+    "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt, "==": operator.eq, "!=": operator.ne,
+}
+
+
+class GateError(ValueError):
+    """A gate that cannot be parsed or names nothing in the aggregate."""
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One threshold on the aggregate."""
+
+    text: str
+    model: str | None
+    path: tuple[str, ...]
+    op: str
+    value: float
+
+    def check(self, aggregate: dict[str, Any]) -> tuple[bool, float | None, str]:
+        """(passed, the value found, a one-line message)."""
+        models = aggregate.get("models", {})
+        model = self.model
+        if model is None:
+            if len(models) != 1:
+                raise GateError(f"gate {self.text!r}: several models ran; prefix the gate with MODEL:")
+            model = next(iter(models))
+        node: Any = models.get(model)
+        if node is None:
+            raise GateError(f"gate {self.text!r}: no model {model!r} in this run")
+        node = node.get("grades", {})
+        for part in self.path:
+            node = _step(node, part)
+            if node is None:
+                raise GateError(f"gate {self.text!r}: nothing at {'.'.join(self.path)} for model {model}")
+        if not isinstance(node, (int, float)):
+            raise GateError(f"gate {self.text!r}: {'.'.join(self.path)} is not a number")
+        passed = _OPS[self.op](float(node), self.value)
+        verdict = "holds" if passed else "VIOLATED"
+        return passed, float(node), f"gate {self.text} {verdict} ({'.'.join(self.path)} = {node:g})"
+
+
+def _step(node: Any, part: str) -> Any:
+    if not isinstance(node, dict):
+        return None
+    if part in node:
+        return node[part]
+    # "<grade>.<condition>" is shorthand for the condition's rate.
+    rates = node.get("rates", {})
+    if part in rates:
+        return rates[part]["mean"]
+    return node.get("decreases", {}).get({"decrease": "random", "decrease_meaningful": "meaningful"}.get(part, ""))
+
+
+def parse_gate(text: str) -> Gate:
+    """Parse one gate; raises GateError saying the expected form."""
+    match = _GATE.match(text)
+    if not match:
+        raise GateError(f"gate {text!r} is not of the form [MODEL:]GRADE.PATH OP NUMBER, e.g. behavior.decrease.ci_low<=5")
+    path = tuple(match.group("path").split("."))
+    if path[0] not in ("parse", "name", "behavior"):
+        raise GateError(f"gate {text!r}: the path must start with parse, name or behavior")
+    return Gate(text.strip(), match.group("model"), path, match.group("op"), float(match.group("value")))
