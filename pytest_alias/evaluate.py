@@ -26,6 +26,12 @@ def selected_grades(value: str) -> list[str]:
     return ["parse", "name", "behavior"] if value == "all" else [value]
 
 
+def applicable_grades(case: Case, grades: Sequence[str]) -> list[str]:
+    """The grades that can judge this case: TLC-based grades need a cfg (the paper counts a task
+    without one as failing every output; ALIAS leaves it out of those grades instead)."""
+    return [grade for grade in grades if grade == "parse" or case.condition.cfg is not None]
+
+
 def _grader(grade: str) -> Callable[..., GradeResult]:
     if grade == "parse":
         from .grading.parse_grade import grade_parse

@@ -16,19 +16,20 @@ the projected state-graph comparison); a reference whose labels G names differen
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ..tasks.model import Condition
-from ..tla.cfg import CfgError, parse_cfg
+from ..tla.cfg import Cfg, CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
 from .bind import CfgBinding
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
-from .mapping import NameMapping, declared, paper_mappings
+from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
 from .parse_grade import sany_reason, staging_details
-from .refinement import Check, forward_check, renamed_module, reverse_check, short_hash, spec_formula
+from .refinement import (Check, SpecFormula, forward_check, renamed_module, reverse_check, short_hash,
+                         spec_formula)
 from .result import GradeResult
 from .stage import stage_output
 from .tlc_reason import tlc_reason
@@ -126,9 +127,10 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
                    timeout, deadline, details, verdict)
 
 
-def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: Any, ref_module: str, ref_decl: Any,
-            ref_cfg: Any, mappings: list[NameMapping], prefix: str, timeout: float, deadline: float,
-            details: dict[str, Any], verdict: Any) -> GradeResult:
+def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFormula, ref_module: str,
+            ref_decl: Declared, ref_cfg: Cfg, mappings: list[NameMapping], prefix: str, timeout: float,
+            deadline: float, details: dict[str, Any],
+            verdict: Callable[[bool, str | None], GradeResult]) -> GradeResult:
     """Try each mapping in turn: forward, then reverse; pass at the first mapping where both pass."""
     attempts: list[dict[str, Any]] = []
     details.update(stage="tlc", attempts=attempts)

@@ -141,7 +141,9 @@ class GenerationStore:
             for index, generation in zip(batch, self._call(model, [requests[i] for i in batch], params)):
                 self.put(keys[index], generation, requests[index])
                 results[index] = generation
-        return [generation for generation in results if generation is not None]
+        done = [generation for generation in results if generation is not None]
+        assert len(done) == len(requests), "every request was either a hit or sent to the model"
+        return done
 
     @staticmethod
     def _call(model: Model, requests: list[GenerationRequest], params: DecodingParams) -> list[Generation]:
@@ -154,6 +156,8 @@ class GenerationStore:
         return generations
 
     def _miss_message(self, model: Model, missing: list[GenerationRequest]) -> str:
-        shown = "; ".join(r.label() for r in missing[:5]) + (f"; and {len(missing) - 5} more" if len(missing) > 5 else "")
+        shown = "; ".join(r.label() for r in missing[:5])
+        if len(missing) > 5:
+            shown += f"; and {len(missing) - 5} more"
         return (f"the generation store at {self.root} (mode ro) holds no output of {model.identity} for {shown}; "
                 f"generate them first with mode rw, or grade a different model")

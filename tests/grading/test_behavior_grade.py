@@ -182,3 +182,19 @@ Behaviors ==
 def test_unknown_mode_is_rejected(tasks: dict[str, Task]) -> None:
     with pytest.raises(ValueError):
         grade_behavior("", tasks["hour-clock"].original(), mode="fancy")
+
+
+def test_inline_bullet_formula_passes(tasks: dict[str, Task]) -> None:
+    condition = tasks["hour-clock"].original()
+    output = """---- MODULE Clock ----
+EXTENDS Naturals
+VARIABLE h
+Spec ==
+    /\\ h \\in 1..12
+    /\\ h > 0
+    /\\ [][h' = IF h = 12 THEN 1 ELSE h + 1]_h
+    /\\ WF_h(h' = IF h = 12 THEN 1 ELSE h + 1)
+====
+"""
+    result = grade_behavior(output, condition, timeout=60)
+    assert result.passed, result.reason

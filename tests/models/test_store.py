@@ -21,6 +21,7 @@ from pytest_alias.models import (
     generation_key,
 )
 from pytest_alias.models.reference import ReferenceModel
+from pytest_alias.models.store import StoreWriteWarning
 from pytest_alias.tasks import Task
 
 PARAMS = DecodingParams(temperature=0.7, top_p=0.95, max_new_tokens=1024)
@@ -218,3 +219,11 @@ def test_three_processes_writing_one_key(tmp_path: Path) -> None:
     store = GenerationStore(tmp_path, "ro")
     assert store.get(keys.pop()).text == "x" * 20000
     assert len(entries(tmp_path)) == 1 and not leftovers(tmp_path)
+
+
+def test_unwritable_store_warns_and_still_returns(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    with pytest.warns(StoreWriteWarning, match="could not store generation"):
+        out = GenerationStore(blocker).generate(CountingModel(), requests(1), PARAMS)
+    assert out[0].text == "out t 0"

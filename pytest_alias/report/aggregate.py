@@ -1,0 +1,101 @@
+"""Records → the aggregate: pass rates per grade and condition, decreases with CIs, sign tests, splits.
+
+The unit of analysis is the task (the paper's "Metrics" paragraph): a task's rate in a condition is
+the fraction of its samples that pass; a rate over tasks is the mean of task rates; a decrease is
+the mean paired difference original − renamed over the tasks graded in both, with a 10,000-resample
+bootstrap CI over tasks and a two-sided sign test over the tasks whose rates differ. Decreases are
+in percentage points, rates in fractions. The split by hidden names uses the original condition.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any, Iterable
+
+from .. import stats
+
+AGGREGATE_SCHEMA = 1
+GRADE_ORDER = ("parse", "name", "behavior")
+CONDITION_ORDER = ("original", "random", "meaningful")
+
+
+def task_rates(records: Iterable[dict[str, Any]], model: str, grade: str, condition: str) -> dict[str, float]:
+    """Task → fraction of its samples that pass ``grade`` in ``condition`` (only tasks with samples)."""
+    outcomes: dict[str, list[bool]] = defaultdict(list)
+    for record in records:
+        result = record["grades"].get(grade)
+        if record["model"] == model and record["condition"] == condition and result is not None:
+            outcomes[record["task"]].append(bool(result["passed"]))
+    return {task: stats.pass_rate(values) for task, values in sorted(outcomes.items())}
+
+
+def _decrease(original: dict[str, float], renamed: dict[str, float], tasks: Iterable[str] | None,
+              resamples: int, seed: int) -> dict[str, Any] | None:
+    shared = sorted(set(original) & set(renamed) & (set(tasks) if tasks is not None else set(original)))
+    if not shared:
+        return None
+    a = [original[t] for t in shared]
+    b = [renamed[t] for t in shared]
+    difference = stats.paired_difference(a, b, resamples=resamples, seed=seed).scaled()
+    sign = stats.sign_test(a, b)
+    return {
+        "mean": difference.mean, "ci_low": difference.ci_low, "ci_high": difference.ci_high, "n": len(shared),
+        "now_fail": difference.higher, "now_pass": difference.lower, "sign_p": sign.p_value,
+        "original": 100 * sum(a) / len(a), "renamed": 100 * sum(b) / len(b),
+    }
+
+
+def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: int = 0,
+              margin: float = 0.05) -> dict[str, Any]:
+    """The whole aggregate (JSON-ready) of a run's records."""
+    models = sorted({r["model"] for r in records})
+    out: dict[str, Any] = {"schema": AGGREGATE_SCHEMA, "seed": seed, "resamples": resamples, "margin": margin,
+                           "records": len(records), "models": {}}
+    for model in models:
+        mine = [r for r in records if r["model"] == model]
+        grades = [g for g in GRADE_ORDER if any(g in r["grades"] for r in mine)]
+        conditions = [c for c in CONDITION_ORDER if any(r["condition"] == c for r in mine)]
+        hidden = {r["task"] for r in mine if r["condition"] == "original" and r["has_hidden_names"]}
+        stated = {r["task"] for r in mine if r["condition"] == "original" and not r["has_hidden_names"]}
+        per_grade: dict[str, Any] = {}
+        for grade in grades:
+            rates = {c: task_rates(mine, model, grade, c) for c in conditions}
+            entry: dict[str, Any] = {
+                "rates": {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)} for c, r in rates.items()},
+                "decreases": {}, "split": {},
+            }
+            for renamed in ("random", "meaningful"):
+                if "original" in rates and renamed in rates:
+                    entry["decreases"][renamed] = _decrease(rates["original"], rates[renamed], None, resamples, seed)
+                    entry["split"][renamed] = {
+                        "hidden_names": _decrease(rates["original"], rates[renamed], hidden, resamples, seed),
+                        "every_name_stated": _decrease(rates["original"], rates[renamed], stated, resamples, seed),
+                    }
+            if "random" in rates and "meaningful" in rates:
+                shared = sorted(set(rates["random"]) & set(rates["meaningful"]))
+                if shared:
+                    tost = stats.equivalence([rates["random"][t] for t in shared], [rates["meaningful"][t] for t in shared],
+                                             margin, resamples=resamples, seed=seed)
+                    entry["equivalence_random_meaningful"] = tost.to_dict()
+            per_grade[grade] = entry
+        similarity = _similarity_means(mine, conditions)
+        out["models"][model] = {"grades": per_grade, "similarity": similarity,
+                                "tasks": len({r["task"] for r in mine}),
+                                "hidden_name_tasks": len(hidden), "every_name_stated_tasks": len(stated)}
+    return out
+
+
+def _similarity_means(records: list[dict[str, Any]], conditions: list[str]) -> dict[str, Any]:
+    """Mean BLEU-4 and ROUGE-L per condition, averaged over samples and then tasks (Table V.1)."""
+    out: dict[str, Any] = {}
+    for condition in conditions:
+        per_task: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for record in records:
+            sim = record.get("similarity")
+            if record["condition"] == condition and sim:
+                per_task[record["task"]].append((sim["bleu4"], sim["rouge_l"]))
+        if per_task:
+            bleu = [sum(s[0] for s in v) / len(v) for v in per_task.values()]
+            rouge = [sum(s[1] for s in v) / len(v) for v in per_task.values()]
+            out[condition] = {"bleu4": sum(bleu) / len(bleu), "rouge_l": sum(rouge) / len(rouge)}
+    return out

@@ -1,0 +1,170 @@
+"""Report files chosen by suffix: ``.json`` (records + aggregate), ``.csv`` (one row per record),
+``.md`` (the tables), ``.html`` (self-contained page with a forest plot and a per-task heatmap).
+
+Every file is written to a temporary name beside it and moved into place, so a failed report
+never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+from .aggregate import task_rates
+from .tables import decrease_rows, rate_rows, render_markdown
+
+REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
+
+
+def _atomic_write(path: Path, write: Callable[[io.TextIOBase], None]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            write(handle)  # type: ignore[arg-type]
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
+    _atomic_write(path, lambda h: json.dump({"metadata": metadata, "aggregate": aggregate, "records": records}, h,
+                                            indent=2, sort_keys=False))
+
+
+def write_csv(path: Path, records: list[dict[str, Any]]) -> None:
+    grades = sorted({g for r in records for g in r["grades"]})
+    columns = ["id", "task", "condition", "sample", "model", "has_hidden_names", "hidden_names"]
+    columns += [f"{g}_{field}" for g in grades for field in ("passed", "reason")]
+    columns += ["bleu4", "rouge_l", "mode", "grading_s"]
+
+    def write(handle: Any) -> None:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        for record in records:
+            row = {key: record.get(key) for key in columns[:6]}
+            row["hidden_names"] = " ".join(record.get("hidden_names", []))
+            for grade in grades:
+                result = record["grades"].get(grade, {})
+                row[f"{grade}_passed"] = result.get("passed")
+                row[f"{grade}_reason"] = result.get("reason")
+            similarity = record.get("similarity") or {}
+            row.update(bleu4=similarity.get("bleu4"), rouge_l=similarity.get("rouge_l"), mode=record.get("mode"),
+                       grading_s=record.get("timings", {}).get("grading_s"))
+            writer.writerow(row)
+
+    _atomic_write(path, write)
+
+
+def markdown(aggregate: dict[str, Any], metadata: dict[str, Any]) -> str:
+    lines = ["# ALIAS report", "", f"Seed {aggregate['seed']}, {aggregate['resamples']:,} bootstrap resamples, "
+             f"{aggregate['records']} records, mode {metadata.get('mode')}.", ""]
+    for model, entry in aggregate["models"].items():
+        lines += [f"## {model}", "", "Pass rates (percent of samples, averaged over tasks):", ""]
+        lines += render_markdown(*rate_rows(entry)) + [""]
+        header, rows = decrease_rows(entry)
+        if rows:
+            lines += ["Decreases after renaming (original − renamed, percentage points):", ""]
+            lines += render_markdown(header, rows) + [""]
+    return "\n".join(lines)
+
+
+def write_markdown(path: Path, aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
+    _atomic_write(path, lambda h: h.write(markdown(aggregate, metadata)))
+
+
+def _figure_png(figure: Any) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def _plots(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[tuple[str, str]]:
+    """(title, base64 PNG) pairs: a forest plot of decreases and a per-task heatmap per model."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    images = []
+    for model, entry in aggregate["models"].items():
+        labels, means, lows, highs = [], [], [], []
+        for grade, grade_entry in entry["grades"].items():
+            for renamed, decrease in grade_entry["decreases"].items():
+                if decrease:
+                    labels.append(f"{grade} ({renamed})")
+                    means.append(decrease["mean"]); lows.append(decrease["ci_low"]); highs.append(decrease["ci_high"])
+        if labels:
+            figure, axis = plt.subplots(figsize=(6, 0.5 + 0.45 * len(labels)))
+            positions = list(range(len(labels)))[::-1]
+            axis.errorbar(means, positions, xerr=[[m - l for m, l in zip(means, lows)], [h - m for m, h in zip(means, highs)]],
+                          fmt="o", color="black", capsize=3)
+            axis.axvline(0, color="grey", linewidth=0.8)
+            axis.set_yticks(positions, labels)
+            axis.set_xlabel("decrease after renaming, points (95% CI)")
+            images.append((f"{model}: decreases", _figure_png(figure)))
+            plt.close(figure)
+        grades = list(entry["grades"])
+        conditions = [c for c in ("original", "random", "meaningful") if any(r["condition"] == c for r in records)]
+        columns = [(g, c) for g in grades for c in conditions]
+        tasks = sorted({r["task"] for r in records if r["model"] == model})
+        if tasks and columns:
+            matrix = []
+            for task in tasks:
+                row = []
+                for grade, condition in columns:
+                    rate = task_rates(records, model, grade, condition).get(task)
+                    row.append(float("nan") if rate is None else rate)
+                matrix.append(row)
+            figure, axis = plt.subplots(figsize=(1.2 + 0.9 * len(columns), 0.6 + 0.28 * len(tasks)))
+            image = axis.imshow(matrix, aspect="auto", cmap="viridis", vmin=0, vmax=1)
+            axis.set_xticks(range(len(columns)), [f"{g}\n{c}" for g, c in columns])
+            axis.set_yticks(range(len(tasks)), tasks)
+            figure.colorbar(image, ax=axis, label="pass rate")
+            images.append((f"{model}: pass rate per task", _figure_png(figure)))
+            plt.close(figure)
+    return images
+
+
+def write_html(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
+    body = [f"<h1>ALIAS report</h1><p>{html.escape(json.dumps(metadata))}</p>"]
+    for model, entry in aggregate["models"].items():
+        body.append(f"<h2>{html.escape(model)}</h2>")
+        for header, rows in (rate_rows(entry), decrease_rows(entry)):
+            if rows:
+                body.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"
+                            + "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
+                                      for row in rows) + "</table>")
+    try:
+        for title, png in _plots(records, aggregate):
+            body.append(f"<h3>{html.escape(title)}</h3><img alt=\"{html.escape(title)}\" src=\"data:image/png;base64,{png}\">")
+    except ImportError:
+        body.append("<p>Plots need matplotlib (pip install matplotlib).</p>")
+    page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ALIAS report</title><style>"
+            "body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;margin:1em 0}"
+            "td,th{border:1px solid #bbb;padding:3px 8px;text-align:left}</style></head><body>"
+            + "\n".join(body) + "</body></html>\n")
+    _atomic_write(path, lambda h: h.write(page))
+
+
+def write_report(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
+    """Write one report; the format comes from the suffix (ValueError for an unknown one)."""
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        write_json(path, records, aggregate, metadata)
+    elif suffix == ".csv":
+        write_csv(path, records)
+    elif suffix == ".md":
+        write_markdown(path, aggregate, metadata)
+    elif suffix == ".html":
+        write_html(path, records, aggregate, metadata)
+    else:
+        raise ValueError(f"report {path}: the suffix must be one of {', '.join(REPORT_SUFFIXES)}")

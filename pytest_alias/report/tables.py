@@ -1,0 +1,68 @@
+"""The aggregate as text tables: the terminal summary and the Markdown report share them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .aggregate import CONDITION_ORDER
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}"
+
+
+def _points(decrease: dict[str, Any] | None) -> str:
+    if not decrease:
+        return "–"
+    return (f"{decrease['mean']:+.1f} [{decrease['ci_low']:.1f}, {decrease['ci_high']:.1f}] "
+            f"n={decrease['n']} fail/pass {decrease['now_fail']}/{decrease['now_pass']} sign p={decrease['sign_p']:.4f}")
+
+
+def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Table 1: one row per grade, one column per condition (rates in percent)."""
+    grades = model_entry["grades"]
+    conditions = [c for c in CONDITION_ORDER if any(c in g["rates"] for g in grades.values())]
+    header = ["grade", *conditions]
+    rows = []
+    for grade, entry in grades.items():
+        rows.append([grade, *(_pct(entry["rates"].get(c, {}).get("mean")) for c in conditions)])
+    return header, rows
+
+
+def decrease_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Each decrease (original − renamed) with its CI, task counts and sign test, overall and split."""
+    header = ["grade", "renamed", "tasks", "decrease, points [95% CI]"]
+    rows = []
+    for grade, entry in model_entry["grades"].items():
+        for renamed, decrease in entry["decreases"].items():
+            rows.append([grade, renamed, "all", _points(decrease)])
+            for split, value in entry["split"].get(renamed, {}).items():
+                rows.append([grade, renamed, split.replace("_", " "), _points(value)])
+    return header, rows
+
+
+def render_text(header: list[str], rows: list[list[str]]) -> list[str]:
+    """An aligned plain-text table."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
+    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return [line(header), line(["-" * w for w in widths]), *(line(row) for row in rows)]
+
+
+def render_markdown(header: list[str], rows: list[list[str]]) -> list[str]:
+    """A Markdown table."""
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *("| " + " | ".join(r) + " |" for r in rows)]
+
+
+def summary_lines(aggregate: dict[str, Any]) -> list[str]:
+    """The terminal summary: per model, Table 1 and the decreases."""
+    lines: list[str] = []
+    for model, entry in aggregate["models"].items():
+        lines.append(f"model {model}: {entry['tasks']} tasks ({entry['hidden_name_tasks']} with hidden names, "
+                     f"{entry['every_name_stated_tasks']} with every name stated)")
+        lines += render_text(*rate_rows(entry))
+        decreases = decrease_rows(entry)
+        if decreases[1]:
+            lines.append("")
+            lines += render_text(*decreases)
+        lines.append("")
+    return lines
