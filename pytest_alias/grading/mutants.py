@@ -169,11 +169,12 @@ def _init_next(cfg_text: str | None, defs: dict[str, Node]) -> tuple[str | None,
                 if inner is not None and inner.type == "identifier_ref":
                     nxt = _text(inner)
         if init is None:
-            for operand in _chain(body, "land") if body.type != "conj_list" else [
-                    c.named_children[-1] for c in body.named_children if c.type == "conj_item"]:
-                if operand.type == "identifier_ref" and _text(operand) in defs:
-                    init = _text(operand)
-                    break
+            # Init /\ [][Next]_v /\ ...: the first conjunct that names a definition is Init.
+            if body.type == "conj_list":
+                operands = [c.named_children[-1] for c in body.named_children if c.type == "conj_item"]
+            else:
+                operands = _chain(body, "land")
+            init = next((_text(o) for o in operands if o.type == "identifier_ref" and _text(o) in defs), None)
     # Conventional names as a fallback (a cfg without SPECIFICATION/INIT/NEXT is unusual).
     return init or ("Init" if "Init" in defs else None), nxt or ("Next" if "Next" in defs else None)
 
