@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import os
@@ -58,6 +59,8 @@ class TlaTools:
         self.cache = RunCache(self.cache_dir)
         self.use_cache = (not cache_disabled()) if use_cache is None else use_cache
         self._launcher_mode = launcher
+        #: Tool runs actually launched (cache hits excluded), by tool: what a grade really cost.
+        self.launches: collections.Counter[str] = collections.Counter()
 
     @functools.cached_property
     def launcher(self) -> Launcher:
@@ -87,6 +90,7 @@ class TlaTools:
             ok, errors = parse_sany_output(entry["output"], entry["exit_code"], spec.main)
             return SanyResult(ok, entry["exit_code"], errors, entry["output"], entry["seconds"], False, True)
         with stage(spec) as staged:
+            self.launches["sany"] += 1
             run = _unstaged(self.launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir, timeout), staged)
         self._store(key, run)
         if run.timed_out:
@@ -152,6 +156,7 @@ class TlaTools:
             if dump_graph:
                 args += ["-dump", "dot", str(dot_base)]
             args.append(str(staged.main))
+            self.launches["tlc"] += 1
             run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout), staged)
             dot_file = dot_base.with_suffix(".dot")
             dot = dot_file.read_text("utf-8", "replace") if dump_graph and dot_file.is_file() else None
