@@ -126,3 +126,18 @@ def test_gates_decide_the_session(pytester: pytest.Pytester, small_suite: Path, 
     violated = run(pytester, tmp_path / "suite", cache_dir, *common, "--alias-gate=parse.decrease.mean<=1")
     assert violated.ret == pytest.ExitCode.TESTS_FAILED
     violated.stdout.fnmatch_lines(["*gate parse.decrease.mean<=1 VIOLATED*"])
+
+
+def test_marker_selects_exactly_one_condition(pytester: pytest.Pytester, small_suite: Path, cache_dir: Path) -> None:
+    result = run(pytester, small_suite, cache_dir, "--alias-model=reference", "--alias-samples=1", "--alias-grade=parse",
+                 "-m", "alias(condition='random')")
+    result.assert_outcomes(passed=len(SMALL), deselected=len(SMALL))
+
+
+def test_remote_style_workers_with_tx(pytester: pytest.Pytester, small_suite: Path, cache_dir: Path, tmp_path: Path) -> None:
+    report = tmp_path / "tx.json"
+    result = run(pytester, small_suite, cache_dir, "--alias-model=reference", "--alias-samples=1", "--alias-grade=name",
+                 "--tx", "2*popen", "--dist", "load", f"--alias-report={report}")
+    result.assert_outcomes(passed=(len(SMALL) - 1) * 2, skipped=2)
+    aggregate = json.loads(report.read_text())["aggregate"]
+    assert aggregate["models"]["reference"]["grades"]["name"]["rates"]["random"]["mean"] == 1.0
