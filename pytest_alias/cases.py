@@ -7,6 +7,7 @@ pytest-xdist worker collects the same cases in the same order.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -94,8 +95,7 @@ def build_cases(
             for model in models:
                 for sample in range(samples):
                     cases.append(Case(task, condition, sample, model, samples, len(models), reason))
-    ids = [case.id for case in cases]
-    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    duplicates = sorted(case_id for case_id, count in Counter(case.id for case in cases).items() if count > 1)
     if duplicates:
         raise ValueError(f"duplicate case ids (rename the tasks): {', '.join(duplicates[:5])}")
     return cases

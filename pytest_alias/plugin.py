@@ -9,18 +9,17 @@ task × condition × sample (× model), and a plain ``pytest`` in a project runs
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .session import AliasSession, Settings
+from .session import RECORD_PROPERTY, AliasSession, Settings
 
 BENCHMARK_MODULE = Path(__file__).with_name("benchmark") / "test_tla.py"
 SETTINGS_KEY = pytest.StashKey[Settings]()
 SESSION_KEY = pytest.StashKey[AliasSession]()
-RECORD_PROPERTY = "alias_record"
+GENERATIONS_KEY = pytest.StashKey[dict]()
 
 OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("model", {"action": "append", "default": None, "help": "model to benchmark (repeatable): reference, replay:FILE.jsonl, …"}),
@@ -124,9 +123,6 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     config.stash[GENERATIONS_KEY] = settings.generations_for(cases)
 
 
-GENERATIONS_KEY = pytest.StashKey[dict]()
-
-
 @pytest.fixture(scope="session")
 def alias_settings(request: pytest.FixtureRequest) -> Settings:
     """The run's settings (models, grade, suite, conditions, samples, seed, mode)."""
@@ -162,5 +158,3 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if alias_session is not None:
         alias_session.print_summary(terminalreporter)
 
-
-os.environ.setdefault("ALIAS_PLUGIN_LOADED", "1")

@@ -1,0 +1,426 @@
+"""Grader validation (paper section 3, appendix J, Table J.1), and a guarded grade of one output.
+
+:func:`guarded_grade` grades one raw output with the parse, name or behavior grade and never raises
+for a bad output: an output that imports a module able to write files or run commands (IOUtils,
+CSV, Json's serializers) fails before any tool runs, and an unexpected error inside a grader becomes
+a failing verdict whose reason names it. Only :class:`ModeUnavailable` (a behavior mode this build
+lacks) and ``ValueError`` for an unknown grade reach the caller, since those are the caller's errors.
+
+:func:`validate_grader` builds Table J.1 for a list of tasks, in parallel over tasks (threads; the
+TLC runs themselves are JVMs). Rows and what they count:
+
+* ``self``: each eligible task (one with a cfg) grades its reference against itself (should pass);
+* ``operator_renamed``: a copy of the reference with the main module's operators renamed to random
+  names of the same width, the cfg renamed accordingly, graded against the original reference
+  (should pass). It counts only when it passes strict SANY and TLC; operators the cfg names through
+  ``<-``, names also declared or defined in the task's other modules (an ``INSTANCE`` substitutes
+  those by name) and operators defined in more than one module keep their names;
+* ``renamed``: the random condition's reference graded in the random condition (should pass);
+* ``mutant``: each kept mutant (:mod:`.mutants`) graded against the original reference (should fail).
+
+As in the paper, the three controls after ``self`` run only on tasks whose reference passes against
+itself (the grade's coverage): a grader that rejects the reference rejects its mutants trivially.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Sequence
+
+from ..cir.conditions import random_condition
+from ..cir.names import random_names
+from ..cir.rename import apply_renaming, collect_identifiers
+from ..tasks.model import Condition, Task
+from ..tla.cfg import CfgError, parse_cfg
+from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
+from ..tla.specfiles import SpecFiles, imported_modules, strip_comments
+from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
+from .mutants import check_mutant, generate_mutants, reference_distinct
+from .result import GRADES, GradeResult
+
+__all__ = [
+    "CONTROLS",
+    "ControlCase",
+    "ModeUnavailable",
+    "TaskValidation",
+    "ValidationRow",
+    "ValidationTable",
+    "available_modes",
+    "guarded_grade",
+    "operator_renamed_copy",
+    "validate_grader",
+    "validate_task",
+    "writer_use",
+]
+
+#: Table J.1's rows: control id → (label, whether a correct grader passes it).
+CONTROLS: dict[str, tuple[str, bool]] = {
+    "self": ("Reference against itself", True),
+    "operator_renamed": ("Operator-renamed reference", True),
+    "renamed": ("Renamed reference and modules", True),
+    "mutant": ("Mutant with other reachable states", False),
+}
+#: Modules whose every use may write files or run commands (CommunityModules).
+WRITER_MODULES = frozenset({"IOUtils", "CSV"})
+#: Operators that write files, by the module providing them (other operators of it are harmless).
+WRITER_OPERATORS = {"Json": frozenset({"JsonSerialize", "ndJsonSerialize"})}
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+class ModeUnavailable(ValueError):
+    """The behavior grade of this build has no such mode (yet)."""
+
+
+# --------------------------------------------------------------------------- one output
+
+
+def available_modes() -> tuple[str, ...]:
+    """The behavior-grade modes this build offers (``paper`` always)."""
+    from . import behavior
+
+    return tuple(getattr(behavior, "MODES", ("paper",)))
+
+
+def writer_use(texts: Iterable[str]) -> str | None:
+    """Why these module texts may write files or run commands, or None when they cannot."""
+    for text in texts:
+        code = _STRING.sub('""', strip_comments(text))
+        imported = imported_modules(code)
+        for module in imported:
+            if module in WRITER_MODULES:
+                return f"output imports {module}, whose operators write files or run commands"
+            for operator in sorted(WRITER_OPERATORS.get(module, ())):
+                if re.search(rf"\b{operator}\b", code):
+                    return f"output uses {operator} (module {module}), which writes files"
+    return None
+
+
+def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, mode: str = "paper",
+                  tools: TlaTools | None = None, timeout: float = DEFAULT_TLC_TIMEOUT,
+                  max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
+    """Grade one raw output with ``grade`` (parse, name or behavior) under ``condition``; never crash.
+
+    ``mode`` applies to the behavior grade; a mode it lacks raises :class:`ModeUnavailable`. An
+    output that could write files fails without running (``details["stage"] == "guard"``); an
+    exception inside a grader becomes a failing verdict (``details["stage"] == "error"``).
+    """
+    if grade not in GRADES:
+        raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
+    if grade == "behavior" and mode not in available_modes():
+        raise ModeUnavailable(f"behavior mode {mode!r} is not available yet "
+                              f"(this build has {', '.join(available_modes())})")
+    started = time.perf_counter()
+    try:
+        extraction = extract_module(output_text, max_bytes=max_bytes)
+        hazard = writer_use(_texts(extraction)) if extraction.ok else None
+        if hazard is not None:
+            return GradeResult(grade, False, f"{hazard}; not run", {"stage": "guard", "mode": mode},
+                               time.perf_counter() - started)
+        return _grade(grade, extraction, condition, mode, tools or default_tools(), timeout)
+    except ModeUnavailable:
+        raise
+    except ValueError as exc:
+        if grade == "behavior" and "mode" in str(exc):
+            raise ModeUnavailable(f"behavior mode {mode!r} is not available yet ({exc})") from None
+        return _crashed(grade, exc, started)
+    except Exception as exc:  # a grader bug must still give a verdict, never end a whole run
+        return _crashed(grade, exc, started)
+
+
+def _texts(extraction: Extraction) -> list[str]:
+    return [extraction.text or "", *(text for _, text in extraction.others)]
+
+
+def _grade(grade: str, extraction: Extraction, condition: Condition, mode: str, tools: TlaTools,
+           timeout: float) -> GradeResult:
+    if grade == "parse":
+        from .parse_grade import grade_parse
+
+        return grade_parse(None, condition, tools, extraction=extraction)
+    if grade == "name":
+        from .name_grade import grade_name
+
+        return grade_name(None, condition, tools, timeout, extraction=extraction)
+    from .behavior import grade_behavior
+
+    return grade_behavior(None, condition, tools, timeout=timeout, mode=mode, extraction=extraction)
+
+
+def _crashed(grade: str, exc: Exception, started: float) -> GradeResult:
+    reason = f"grader error: {type(exc).__name__}: {exc}".splitlines()[0][:300]
+    details = {"stage": "error", "traceback": traceback.format_exc(limit=8)}
+    return GradeResult(grade, False, reason, details, time.perf_counter() - started)
+
+
+# --------------------------------------------------------------------------- operator-renamed copy
+
+
+def _kept_operator_names(task: Task) -> set[str]:
+    """Operator names that must not change: named by a cfg ``<-`` or known to other modules."""
+    kept: set[str] = set()
+    if task.cfg is not None:
+        try:
+            for entry in parse_cfg(task.cfg).constants:
+                if entry.op == "<-":
+                    kept.add(entry.value)
+                    kept.update(entry.name.split("!"))
+        except CfgError:
+            pass
+    others = dict(task.modules[1:])
+    if others:
+        kept |= set(collect_identifiers(others).author)
+    return kept
+
+
+def operator_renamed_copy(task: Task, seed: int = 0) -> tuple[SpecFiles | None, dict[str, str], str | None]:
+    """The reference with its main module's operators renamed (``(spec, map, None)``), or why not.
+
+    Names are random, of the same width, drawn like CIR's; the cfg is renamed with the same map.
+    """
+    main_ids = collect_identifiers({task.main: task.module_map[task.main]})
+    everything = collect_identifiers(task.module_map, task.cfg)
+    kept = _kept_operator_names(task)
+    operators = [name for name, kind in main_ids.author.items()
+                 if kind in ("operator", "function") and name not in kept]
+    if not operators:
+        return None, {}, "no operator to rename"
+    name_map, _ = random_names(operators, seed, set(everything.author) | everything.other)
+    if not name_map:
+        return None, {}, "no operator to rename"
+    renaming = apply_renaming(task.module_map, task.cfg, name_map)
+    return SpecFiles(renaming.main, renaming.modules, renaming.cfg), renaming.name_map, None
+
+
+# --------------------------------------------------------------------------- one task
+
+
+@dataclass(frozen=True)
+class ControlCase:
+    """One graded control: which row, what was graded (``label``), and the grader's verdict."""
+
+    control: str
+    label: str
+    passed: bool
+    reason: str | None
+    seconds: float
+
+    @property
+    def expected(self) -> bool:
+        """Whether a correct grader passes this case."""
+        return CONTROLS[self.control][1]
+
+    @property
+    def correct(self) -> bool:
+        return self.passed == self.expected
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"control": self.control, "label": self.label, "passed": self.passed, "expected": self.expected,
+                "reason": self.reason, "seconds": round(self.seconds, 3)}
+
+
+@dataclass(frozen=True)
+class TaskValidation:
+    """Every control of one task, with notes on what was left out and why, and the tool launches."""
+
+    task_id: str
+    eligible: bool
+    cases: tuple[ControlCase, ...] = ()
+    notes: dict[str, Any] = field(default_factory=dict, hash=False)
+    launches: dict[str, int] = field(default_factory=dict, hash=False)
+    seconds: float = 0.0
+
+    @property
+    def covered(self) -> bool:
+        """Whether the reference passes against itself."""
+        return any(c.control == "self" and c.passed for c in self.cases)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task": self.task_id, "eligible": self.eligible, "covered": self.covered,
+                "cases": [c.to_dict() for c in self.cases], "notes": dict(self.notes),
+                "launches": dict(self.launches), "seconds": round(self.seconds, 3)}
+
+
+def _sibling(tools: TlaTools) -> TlaTools:
+    """Tools sharing ``tools``' toolchain, cache and launcher, with their own launch counter."""
+    return TlaTools(tools.toolchain, tools.cache_dir, use_cache=tools.use_cache)
+
+
+def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "paper", seed: int = 0,
+                  mutant_limit: int = 40, timeout: float = 120.0) -> TaskValidation:
+    """Grade every control of ``task`` (see the module docstring); never raises for a task's content."""
+    started = time.perf_counter()
+    own = _sibling(tools or default_tools())
+    notes: dict[str, Any] = {}
+    cases: list[ControlCase] = []
+    if task.cfg is None:
+        return TaskValidation(task.id, False, (), {"eligible": "task has no TLC configuration"})
+    try:
+        _run_controls(task, own, mode, seed, mutant_limit, timeout, cases, notes)
+    except ModeUnavailable:
+        raise
+    except Exception as exc:  # one broken task must not end the table
+        notes["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+    return TaskValidation(task.id, True, tuple(cases), notes, dict(own.launches), time.perf_counter() - started)
+
+
+def _run_controls(task: Task, tools: TlaTools, mode: str, seed: int, mutant_limit: int, timeout: float,
+                  cases: list[ControlCase], notes: dict[str, Any]) -> None:
+    original = task.original()
+
+    def grade(control: str, label: str, text: str, condition: Condition) -> ControlCase:
+        result = guarded_grade(text, condition, "behavior", mode=mode, tools=tools, timeout=timeout)
+        case = ControlCase(control, label, result.passed, result.reason, result.seconds)
+        cases.append(case)
+        return case
+
+    reference = original.module_map[original.main]
+    if not grade("self", "reference", reference, original).passed:
+        notes["coverage"] = "the reference fails against itself: the other controls are not run"
+        return
+
+    copy, name_map, why = operator_renamed_copy(task, seed)
+    if copy is None:
+        notes["operator_renamed"] = why
+    elif not tools.sany(copy).ok:
+        notes["operator_renamed"] = "copy does not parse"
+    elif not (tlc := tools.tlc(copy, timeout=timeout)).ok:
+        notes["operator_renamed"] = f"copy fails TLC ({tlc.status})"
+    else:
+        grade("operator_renamed", f"{len(name_map)} operators renamed", copy.modules[copy.main], original)
+        notes["operator_map"] = name_map
+
+    renamed = random_condition(task, seed, verify=False).condition
+    grade("renamed", f"random condition, seed {seed}", renamed.module_map[renamed.main], renamed)
+
+    distinct = reference_distinct(task.module_map, task.main, task.cfg or "", tools, timeout)
+    if distinct is None:
+        notes["mutants"] = "the reference does not finish TLC under the mutants' cfg"
+        return
+    mutants = generate_mutants(task.module_map, task.main, task.cfg, limit=mutant_limit)
+    kept = 0
+    for mutant in mutants:
+        if check_mutant(mutant, distinct, tools, timeout).kept:
+            kept += 1
+            grade("mutant", f"{mutant.kind} line {mutant.line}: {mutant.description}",
+                  mutant.modules[mutant.main], original)
+    notes["mutants_generated"], notes["mutants_kept"] = len(mutants), kept
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class ValidationRow:
+    """One row of Table J.1: how many cases (``n``) and how many passed."""
+
+    control: str
+    n: int
+    passed: int
+
+    @property
+    def label(self) -> str:
+        return CONTROLS[self.control][0]
+
+    @property
+    def expected_pass(self) -> bool:
+        return CONTROLS[self.control][1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"control": self.control, "label": self.label, "n": self.n, "passed": self.passed,
+                "should": "pass" if self.expected_pass else "fail"}
+
+
+@dataclass(frozen=True)
+class ValidationTable:
+    """Table J.1 for a suite: per-task results, rows, and whether the grader behaved."""
+
+    mode: str
+    tasks: tuple[TaskValidation, ...]
+    seconds: float = 0.0
+
+    def rows(self) -> list[ValidationRow]:
+        """The four rows; ``self`` counts every eligible task, the others every graded case."""
+        eligible = [t for t in self.tasks if t.eligible]
+        rows = [ValidationRow("self", len(eligible), sum(t.covered for t in eligible))]
+        for control in list(CONTROLS)[1:]:
+            graded = [c for t in eligible for c in t.cases if c.control == control]
+            rows.append(ValidationRow(control, len(graded), sum(c.passed for c in graded)))
+        return rows
+
+    @property
+    def ok(self) -> bool:
+        """No covered task's positive control failed and no mutant passed (self-failures are coverage)."""
+        return not self.wrong()
+
+    def wrong(self) -> list[tuple[str, ControlCase]]:
+        """``(task, case)`` for every case past ``self`` whose verdict is not the expected one."""
+        return [(t.task_id, c) for t in self.tasks for c in t.cases if c.control != "self" and not c.correct]
+
+    def launches(self) -> dict[str, int]:
+        total: dict[str, int] = {}
+        for task in self.tasks:
+            for tool, count in task.launches.items():
+                total[tool] = total.get(tool, 0) + count
+        return total
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mode": self.mode, "ok": self.ok, "rows": [r.to_dict() for r in self.rows()],
+                "tasks": [t.to_dict() for t in self.tasks], "launches": self.launches(),
+                "seconds": round(self.seconds, 3)}
+
+    def _summary(self) -> list[str]:
+        eligible = [t for t in self.tasks if t.eligible]
+        skipped = Counter(t.notes["operator_renamed"] for t in eligible if "operator_renamed" in t.notes)
+        lines = [f"{len(eligible)}/{len(self.tasks)} tasks eligible (with a cfg); "
+                 f"{sum(t.covered for t in eligible)} covered (reference passes against itself)."]
+        if skipped:
+            lines.append("Operator-renamed copies left out: "
+                         + ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())) + ".")
+        for task_id, case in self.wrong():
+            lines.append(f"WRONG: {task_id} {case.control} ({case.label}): "
+                         f"{'passed' if case.passed else 'failed: ' + str(case.reason)}")
+        for task in eligible:
+            if "error" in task.notes:
+                lines.append(f"ERROR: {task.task_id}: {task.notes['error']}")
+        return lines
+
+    def to_markdown(self) -> str:
+        """The table as Markdown, with a summary line per left-out group and per wrong verdict."""
+        lines = [f"Table J.1 (behavior grade, mode {self.mode}). A positive control should pass and a "
+                 "negative control should fail.", "", "| Control | n | Passed |", "|---|---:|---:|"]
+        lines += [f"| {r.label} | {r.n} | {r.passed} |" for r in self.rows()]
+        return "\n".join(lines + [""] + self._summary()) + "\n"
+
+    def to_text(self) -> str:
+        """The table as aligned plain text."""
+        rows = [("Control", "n", "Passed")] + [(r.label, str(r.n), str(r.passed)) for r in self.rows()]
+        width = max(len(r[0]) for r in rows)
+        lines = [f"Table J.1 (behavior grade, mode {self.mode})"]
+        lines += [f"{a.ljust(width)}  {b.rjust(4)}  {c.rjust(6)}" for a, b, c in rows]
+        return "\n".join(lines + [""] + self._summary()) + "\n"
+
+
+def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mode: str = "paper",
+                    workers: int = 2, seed: int = 0, mutant_limit: int = 40,
+                    timeout: float = 120.0) -> ValidationTable:
+    """Table J.1 for ``tasks``: every task's controls, ``workers`` tasks at a time (threads).
+
+    Raises :class:`ModeUnavailable` before any work when the behavior grade lacks ``mode``.
+    """
+    if mode not in available_modes():
+        raise ModeUnavailable(f"behavior mode {mode!r} is not available yet "
+                              f"(this build has {', '.join(available_modes())})")
+    started = time.perf_counter()
+    tools = tools or default_tools()
+
+    def one(task: Task) -> TaskValidation:
+        return validate_task(task, tools=tools, mode=mode, seed=seed, mutant_limit=mutant_limit, timeout=timeout)
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        results = tuple(pool.map(one, tasks))
+    return ValidationTable(mode, results, time.perf_counter() - started)
