@@ -37,6 +37,19 @@ def _int(name: str, value: Any, minimum: int) -> int:
     return number
 
 
+def _meaningful_maps(path: Any) -> dict[str, dict[str, str]]:
+    """Proposed meaningful names per task, from a JSON file (empty when no file is given)."""
+    if not path:
+        return {}
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--alias-meaningful-maps {path}: not a readable JSON file ({exc})") from None
+    if not isinstance(data, dict) or not all(isinstance(m, dict) for m in data.values()):
+        raise ValueError(f"--alias-meaningful-maps {path}: expected {{task id: {{old name: new name}}}}")
+    return {str(task): {str(k): str(v) for k, v in names.items()} for task, names in data.items()}
+
+
 @dataclass(frozen=True)
 class Settings:
     """The validated options of one benchmark run."""
@@ -56,6 +69,7 @@ class Settings:
     gates: tuple[Gate, ...]
     no_fail: bool
     resamples: int
+    meaningful_maps: dict[str, dict[str, str]] = field(default_factory=dict)
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -91,6 +105,7 @@ class Settings:
             mode=mode, cache_dir=Path(options["cache_dir"]) if options["cache_dir"] else None, store_mode=store,
             reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
             resamples=_int("resamples", options["resamples"], 100),
+            meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
         )
 
     # ---------------------------------------------------------------- shared objects (per process)
@@ -111,7 +126,7 @@ class Settings:
             except SuiteError as exc:
                 raise ValueError(str(exc)) from None
             self._memo["cases"] = build_cases(tasks, self.conditions, self.models, self.samples, seed=self.seed,
-                                              tools=self.tools)
+                                              tools=self.tools, meaningful_maps=self.meaningful_maps)
         return self._memo["cases"]
 
     def model(self, spec: str) -> Any:

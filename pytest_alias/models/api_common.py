@@ -179,18 +179,27 @@ class Backoff:
             delay *= self.factor
 
 
-def call_with_retries(call: Callable[[], T], *, transient: tuple[type[BaseException], ...], retries: int,
+def transient_status(error: BaseException) -> bool:
+    """Whether an SDK error carries an HTTP status worth retrying: 408, 409, 429 or any 5xx."""
+    status = getattr(error, "status_code", None)
+    return isinstance(status, int) and (status in (408, 409, 429) or status >= 500)
+
+
+def call_with_retries(call: Callable[[], T], *, transient: Callable[[BaseException], bool], retries: int,
                       backoff: Backoff, what: str, sleep: Callable[[float], None] = time.sleep) -> T:
     """``call()``, retried up to ``retries`` more times with backoff while it raises a ``transient`` error.
 
     The SDKs already retry each HTTP request a few times; this loop covers longer outages (a rate
-    limit that outlasts them, a provider restart). The last failure becomes ``APIModelError``.
+    limit that outlasts them, a provider restart). The last transient failure becomes
+    ``APIModelError``; any other error propagates at once.
     """
     delays = backoff.delays()
     for attempt in range(retries + 1):
         try:
             return call()
-        except transient as error:
+        except Exception as error:
+            if not transient(error):
+                raise
             if attempt == retries:
                 raise APIModelError(f"{what} failed after {retries + 1} attempts: {error}") from error
             delay = next(delays)
@@ -333,7 +342,7 @@ class BatchSettings:
 
 
 def run_batches(backend: BatchBackend, items: Mapping[str, Mapping[str, Any]], journal: BatchJournal,
-                settings: BatchSettings, transient: tuple[type[BaseException], ...]) -> dict[str, Any]:
+                settings: BatchSettings, transient: Callable[[BaseException], bool]) -> dict[str, Any]:
     """Raw JSON of every item, by custom id, through the provider's batch API.
 
     Batches recorded in ``journal`` (an interrupted earlier run) are collected first; items still
@@ -411,6 +420,7 @@ def settings_from_options(options: dict[str, Any], sleep: Callable[[float], None
     """Pop the batch-loop options (``poll_interval``, ``resubmissions``, ``error_retries``, ``backoff``…)."""
     base = BatchSettings()
     backoff_initial = as_float("backoff", options.pop("backoff", base.backoff.initial))
+    max_wait = options.pop("max_wait", None)
     return BatchSettings(
         poll_interval=as_float("poll_interval", options.pop("poll_interval", base.poll_interval)),
         poll_max_interval=as_float("poll_max_interval", options.pop("poll_max_interval", base.poll_max_interval)),
@@ -418,6 +428,6 @@ def settings_from_options(options: dict[str, Any], sleep: Callable[[float], None
         resubmissions=as_int("resubmissions", options.pop("resubmissions", base.resubmissions)),
         error_retries=as_int("error_retries", options.pop("error_retries", base.error_retries)),
         backoff=Backoff(initial=backoff_initial, maximum=max(backoff_initial, base.backoff.maximum)),
-        max_wait=None if options.get("max_wait") is None else as_float("max_wait", options.pop("max_wait")),
+        max_wait=None if max_wait is None else as_float("max_wait", max_wait),
         sleep=sleep or time.sleep,
     )
