@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
 from ..tla.cfg import Cfg, ConstantsSection, NamesSection, render_cfg
@@ -197,11 +197,16 @@ def _module(name: str, extends: str, body: list[str]) -> str:
 
 
 def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl: Declared, ref_cfg: Cfg,
-                  mapping: NameMapping, prefix: str) -> Check:
-    """Run G; check R's spec formula, invariants and properties (through ``INSTANCE``) under ``mapping``."""
+                  mapping: NameMapping, prefix: str, *, substitutions: Mapping[str, str] | None = None,
+                  derived: tuple[str, ...] = ()) -> Check:
+    """Run G; check R's spec formula, invariants and properties (through ``INSTANCE``) under ``mapping``.
+
+    ``substitutions`` (R's name → G-expression) replaces the plain renaming when values are encoded;
+    ``derived`` names R's constants that G defines instead of declaring (their cfg values are dropped).
+    """
     p = prefix
     ref = f"{p}Ref"
-    lines = [_instance(ref, ref_module, mapping.as_dict)]
+    lines = [_instance(ref, ref_module, mapping.as_dict if substitutions is None else substitutions)]
     aliases: dict[str, str] = {}
     invariants: list[str] = []
     properties: list[str] = []
@@ -222,7 +227,7 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
         invariants.append(alias(f"{p}RefInv{i}", f"{ref}!{inv}", f"the reference's invariant {inv}"))
     for i, prop in enumerate(ref_cfg.properties):
         properties.append(alias(f"{p}RefProp{i}", f"{ref}!{prop}", f"the reference's property {prop}"))
-    cfg = _constants_for_gen(ref_cfg, mapping)
+    cfg = _constants_for_gen(ref_cfg, mapping, derived)
     cfg = cfg.with_specification(gen.name) if gen.name is not None else cfg.with_init_next(gen.init, gen.next)
     # R's state constraints and symmetry are R-expressions: they reach G through the instance too.
     for i, con in enumerate(ref_cfg.constraints):
@@ -240,17 +245,27 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
     return Check("forward", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)
 
 
-def _constants_for_gen(ref_cfg: Cfg, mapping: NameMapping) -> Cfg:
-    """R's cfg without its operator sections, its constant names moved onto G's."""
-    kept = Cfg(tuple(s for s in ref_cfg.sections if isinstance(s, ConstantsSection)))
+def _constants_for_gen(ref_cfg: Cfg, mapping: NameMapping, derived: tuple[str, ...] = ()) -> Cfg:
+    """R's cfg without its operator sections, its constant names moved onto G's (``derived`` ones dropped)."""
+    kept = Cfg(tuple(replace(s, entries=tuple(e for e in s.entries if e.name not in derived))
+                     for s in ref_cfg.sections if isinstance(s, ConstantsSection)))
     return kept.with_names(dict(mapping.constants))
 
 
+def gen_constants_cfg(ref_cfg: Cfg, mapping: NameMapping, derived: tuple[str, ...] = ()) -> Cfg:
+    """The constants section G runs with: R's values under G's names, without derived constants."""
+    return _constants_for_gen(ref_cfg, mapping, derived)
+
+
 def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_module: str, ref_decl: Declared,
-                  ref_cfg: Cfg, mapping: NameMapping, prefix: str) -> Check:
-    """Run R; check G's safety formula ``Init /\\ [][Next]_v`` under the inverse mapping."""
+                  ref_cfg: Cfg, mapping: NameMapping, prefix: str, *,
+                  substitutions: Mapping[str, str] | None = None) -> Check:
+    """Run R; check G's safety formula ``Init /\\ [][Next]_v`` under the inverse mapping.
+
+    ``substitutions`` (G's name → R-expression) replaces the inverse renaming when values are encoded.
+    """
     p = prefix
-    inverse = mapping.inverse
+    inverse = mapping.inverse if substitutions is None else dict(substitutions)
     init, next_ = f"{p}GInit", f"{p}GNext"
     gen_text = with_definitions(renamed_module(staged.modules[staged.main], gen_module),
                                 f"{init} =={gen.init}\n{next_} =={gen.next}\n")

@@ -17,11 +17,13 @@ import logging
 import os
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence, TypeVar
 from urllib.parse import parse_qsl
 
+from .base import DecodingParams, Generation, GenerationRequest
 from .store import default_store_root
 
 log = logging.getLogger("pytest_alias.models.api")
@@ -431,3 +433,159 @@ def settings_from_options(options: dict[str, Any], sleep: Callable[[float], None
         max_wait=None if max_wait is None else as_float("max_wait", max_wait),
         sleep=sleep or time.sleep,
     )
+
+
+# --------------------------------------------------------------------------- the shared model
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a provider response says about one sample."""
+
+    text: str
+    finish_reason: str | None
+    truncated: bool
+    usage: dict[str, int]
+
+
+class APIModel:
+    """A hosted model behind a batch API (default) or direct calls; providers fill in the hooks.
+
+    Subclasses set ``provider``, ``key_env``, ``prices`` and ``default_max_tokens`` and implement
+    ``make_client``, ``body``, ``call``, ``backend``, ``parse`` and ``is_transient``. Options (keyword
+    or spec query strings):
+
+    * ``batch``: batch API (default ``$ALIAS_API_BATCH`` or yes) or direct calls (``0``);
+    * ``max_tokens``: the output cap when ``DecodingParams.max_new_tokens`` is unset (part of the identity);
+    * ``price``: ``"IN,OUT"`` dollars per million tokens, overriding the built-in table;
+      ``batch_discount``: the factor applied to batch costs (default 0.5, both providers' list discount);
+    * ``journal_dir``: where batch journals live (default ``default_journal_dir()``);
+    * ``concurrency``: parallel direct calls (default 4); ``max_retries``: the SDK's own retries per
+      HTTP request (default 4); ``timeout``: seconds per HTTP request (default 900);
+    * ``poll_interval``, ``poll_max_interval``, ``poll_factor``, ``resubmissions``, ``error_retries``,
+      ``backoff``, ``max_wait``: the batch loop (``BatchSettings``);
+    * ``base_url``: another endpoint (tests point it at a local server); ``extra_body``: a mapping
+      merged into every request body (part of the identity).
+    """
+
+    provider: str = ""
+    key_env: str = ""
+    prices: Mapping[str, Price] = {}
+    default_max_tokens: int | None = None
+
+    def __init__(self, model_id: str, *, sleep: Callable[[float], None] | None = None, **options: Any) -> None:
+        self.api_key = require_env_key(self.key_env, self.provider)
+        self.model_id = model_id
+        self.batch = as_bool("batch", options.pop("batch")) if "batch" in options else batch_default()
+        max_tokens = options.pop("max_tokens", self.default_max_tokens)
+        self.max_tokens = None if max_tokens is None else as_int("max_tokens", max_tokens, 1)
+        price = options.pop("price", None)
+        self.price = Price.parse(price) if price is not None else self.prices.get(model_id)
+        self.batch_discount = as_float("batch_discount", options.pop("batch_discount", 0.5))
+        journal_dir = options.pop("journal_dir", None)
+        self.journal_dir = Path(journal_dir).expanduser() if journal_dir else default_journal_dir()
+        self.concurrency = as_int("concurrency", options.pop("concurrency", 4), 1)
+        self.max_retries = as_int("max_retries", options.pop("max_retries", 4))
+        self.timeout = as_float("timeout", options.pop("timeout", 900.0), 1e-3)
+        self.base_url: str | None = options.pop("base_url", None)
+        extra = options.pop("extra_body", None) or {}
+        if isinstance(extra, str):
+            try:
+                extra = json.loads(extra)
+            except ValueError:
+                extra = None
+        if not isinstance(extra, Mapping):
+            raise ModelConfigError("option extra_body must be a mapping (or a JSON object in a spec)")
+        self.extra_body = dict(extra)
+        self.settings = settings_from_options(options, sleep)
+        if options:
+            raise ModelConfigError(f"{self.provider} models take no option(s) {', '.join(sorted(options))}")
+        cap = self.max_tokens if self.max_tokens is not None else "default"
+        self.identity = f"{self.provider}:{model_id};max_tokens={cap}"
+        if self.extra_body:
+            self.identity += f";extra={canonical_json(self.extra_body)}"
+        self.client = self.make_client()
+
+    # ----------------------------------------------------------- provider hooks
+
+    def make_client(self) -> Any:
+        """The SDK client, built from ``api_key``, ``base_url``, ``max_retries`` and ``timeout``."""
+        raise NotImplementedError
+
+    def body(self, request: GenerationRequest, params: DecodingParams) -> dict[str, Any]:
+        """The provider request body for one sample."""
+        raise NotImplementedError
+
+    def call(self, body: Mapping[str, Any]) -> Any:
+        """One direct request; the response as JSON."""
+        raise NotImplementedError
+
+    def backend(self) -> BatchBackend:
+        """The provider's batch API."""
+        raise NotImplementedError
+
+    def parse(self, raw: Any) -> Parsed:
+        """Text, stop reason and usage from a direct response or a batch result line."""
+        raise NotImplementedError
+
+    def is_transient(self, error: BaseException) -> bool:
+        """Whether ``error`` (after the SDK's own retries) is worth retrying later."""
+        return transient_status(error)
+
+    # ----------------------------------------------------------- the Model protocol
+
+    def generate(self, requests: Sequence[GenerationRequest], params: DecodingParams) -> list[Generation]:
+        """One generation per request, in order, through the batch API or direct calls."""
+        requests = list(requests)
+        if not requests:
+            return []
+        bodies = [self.body(request, params) for request in requests]
+        started = time.perf_counter()
+        if self.batch:
+            raws = self._batched(bodies)
+            each = (time.perf_counter() - started) / len(requests)  # a batch has no per-item latency
+            return [self._generation(raw, each, batched=True) for raw in raws]
+        return self._direct(requests, bodies)
+
+    def close(self) -> None:
+        """Close the SDK client's connections."""
+        close = getattr(self.client, "close", None)
+        if callable(close):
+            close()
+
+    def _batched(self, bodies: list[dict[str, Any]]) -> list[Any]:
+        ids = [custom_id(index, body) for index, body in enumerate(bodies)]
+        items = dict(zip(ids, bodies))
+        journal = BatchJournal.open(self.journal_dir, self.provider, self.identity,
+                                    request_set_key(self.provider, self.identity, items))
+        raws = run_batches(self.backend(), items, journal, self.settings, self.is_transient)
+        return [raws[cid] for cid in ids]
+
+    def _direct(self, requests: list[GenerationRequest], bodies: list[dict[str, Any]]) -> list[Generation]:
+        def one(pair: tuple[GenerationRequest, dict[str, Any]]) -> Generation:
+            request, body = pair
+            started = time.perf_counter()
+            raw = call_with_retries(lambda: self.call(body), transient=self.is_transient,
+                                    retries=self.settings.error_retries, backoff=self.settings.backoff,
+                                    what=f"{self.identity} for {request.label()}", sleep=self.settings.sleep)
+            return self._generation(raw, time.perf_counter() - started, batched=False)
+
+        if self.concurrency == 1 or len(requests) == 1:
+            return [one(pair) for pair in zip(requests, bodies)]
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, len(requests))) as pool:
+            return list(pool.map(one, zip(requests, bodies)))
+
+    def _generation(self, raw: Any, seconds: float, *, batched: bool) -> Generation:
+        parsed = self.parse(raw)
+        cost = estimate_cost(parsed.usage, self.price, self.batch_discount if batched else 1.0)
+        return Generation(text=parsed.text, model=self.identity, finish_reason=parsed.finish_reason,
+                          truncated=parsed.truncated, usage=parsed.usage, cost_usd=cost, raw=raw, seconds=seconds)
+
+
+def merge_spec_options(argument: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The model id of a prefix spec (``ID?opt=value``) and its query options merged with keyword ones."""
+    model_id, query = split_spec(argument)
+    clash = sorted(set(query) & set(options))
+    if clash:
+        raise ModelConfigError(f"option(s) {', '.join(clash)} given both in the spec and as keywords")
+    return model_id, {**options, **query}

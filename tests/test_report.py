@@ -1,0 +1,89 @@
+"""Aggregate, tables, report files and gates on synthetic records with known outcomes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from scipy.stats import binomtest
+
+from pytest_alias import stats
+from pytest_alias.report.aggregate import aggregate, task_rates
+from pytest_alias.report.files import write_report
+from pytest_alias.report.gates import GateError, parse_gate
+from pytest_alias.report.tables import summary_lines
+
+# task → (passes out of 5 in original, in random); tasks a–c hide a required name.
+OUTCOMES = {"a": (5, 1), "b": (4, 4), "c": (3, 0), "d": (5, 5), "e": (2, 3), "f": (0, 0)}
+HIDDEN = {"a", "b", "c"}
+
+
+def records(model: str = "m") -> list[dict]:
+    out = []
+    for task, (original, renamed) in OUTCOMES.items():
+        for condition, passes in (("original", original), ("random", renamed)):
+            for sample in range(5):
+                out.append({"id": f"{task}-{condition}-s{sample}", "model": model, "task": task, "condition": condition,
+                            "sample": sample, "grades": {"name": {"passed": sample < passes, "reason": None}},
+                            "has_hidden_names": task in HIDDEN, "hidden_names": [], "similarity": None})
+    return out
+
+
+def test_rates_decrease_ci_and_sign_test_match_direct_computation() -> None:
+    result = aggregate(records(), resamples=2000, seed=3)
+    name = result["models"]["m"]["grades"]["name"]
+    original = [o / 5 for o, _ in OUTCOMES.values()]
+    renamed = [r / 5 for _, r in OUTCOMES.values()]
+    assert name["rates"]["original"]["mean"] == pytest.approx(sum(original) / 6)
+    assert name["rates"]["random"]["mean"] == pytest.approx(sum(renamed) / 6)
+    decrease = name["decreases"]["random"]
+    direct = stats.paired_difference(original, renamed, resamples=2000, seed=3)
+    assert decrease["mean"] == pytest.approx(100 * direct.mean)
+    assert (decrease["ci_low"], decrease["ci_high"]) == pytest.approx((100 * direct.ci_low, 100 * direct.ci_high))
+    assert (decrease["now_fail"], decrease["now_pass"]) == (2, 1)  # a, c lower; e higher
+    assert decrease["sign_p"] == pytest.approx(binomtest(2, 3, 0.5).pvalue)
+    hidden = name["split"]["random"]["hidden_names"]
+    assert hidden["n"] == 3 and hidden["mean"] == pytest.approx(100 * (0.8 + 0 + 0.6) / 3)
+
+
+def test_task_rates_are_per_task_fractions() -> None:
+    assert task_rates(records(), "m", "name", "random") == {t: r / 5 for t, (_, r) in OUTCOMES.items()}
+
+
+def test_summary_lines_show_table_and_decrease() -> None:
+    text = "\n".join(summary_lines(aggregate(records(), resamples=500)))
+    assert "name" in text and "original" in text and "sign p=" in text and "hidden names" in text
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html"])
+def test_report_files(tmp_path: Path, suffix: str) -> None:
+    data = records()
+    path = tmp_path / f"out{suffix}"
+    write_report(path, data, aggregate(data, resamples=500), {"mode": "paper"})
+    text = path.read_text()
+    assert text and not list(tmp_path.glob(".out*"))
+    if suffix == ".json":
+        assert len(json.loads(text)["records"]) == len(data)
+    if suffix == ".csv":
+        assert text.count("\n") == len(data) + 1
+
+
+def test_unknown_report_suffix(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="suffix"):
+        write_report(tmp_path / "x.txt", [], {}, {})
+
+
+def test_gates() -> None:
+    agg = aggregate(records(), resamples=500)
+    assert parse_gate("name.original>=0.5").check(agg)[0]
+    assert not parse_gate("name.decrease.mean<=1").check(agg)[0]
+    assert parse_gate("m:name.decrease.now_fail==2").check(agg)[0]
+    both = aggregate(records("replay:/tmp/x.jsonl") + records("other"), resamples=500)
+    assert parse_gate("replay:/tmp/x.jsonl:name.random<=1").check(both)[0]
+    with pytest.raises(GateError, match="several models"):
+        parse_gate("name.random<=1").check(both)
+    with pytest.raises(GateError, match="form"):
+        parse_gate("name.original about 3")
+    with pytest.raises(GateError, match="nothing at"):
+        parse_gate("name.decrease.nothing<=1").check(agg)
