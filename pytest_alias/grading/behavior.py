@@ -9,8 +9,10 @@ constants onto G's, both refinement checks pass (see :mod:`.refinement`):
 Mappings come from :func:`.mapping.paper_mappings` (identical names first, at most 60). Deadlock is
 not checked: refinement is about behaviors. R's cfg constant values apply to both runs.
 
-Not done: the control-label handling of appendix I (bijections between PlusCal label strings and
-the projected state-graph comparison); a reference whose labels G names differently fails.
+Paper mode does not do the control-label handling of appendix I: a reference whose labels G names
+differently fails there. ``mode="extended"`` (see :mod:`.extended`) replaces the mapping search by an
+exact match of the two reachable state graphs, with value encodings (PlusCal labels renamed,
+TRUE/FALSE for 1/0) confirmed through the INSTANCE substitutions, at a fixed number of TLC launches.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
 from .bind import CfgBinding
+from .extended import ExtendedInputs, extended_search, fallback_reason, reference_graph
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
@@ -34,7 +37,7 @@ from .result import GradeResult
 from .stage import stage_output
 from .tlc_reason import tlc_reason
 
-MODES = ("paper",)
+MODES = ("paper", "extended")
 #: How many attempts a result's details keep.
 MAX_ATTEMPTS_KEPT = 10
 
@@ -66,8 +69,9 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
                    extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
     """Grade ``output_text`` (a model's raw output) by behavior against ``condition``'s reference.
 
-    ``timeout`` bounds each TLC run; ``budget`` (default four times ``timeout``) bounds the
-    whole mapping search. ``details`` record the mode, the spec formula used, every mapping
+    ``mode`` is ``"paper"`` (the paper's search, at most 60 mappings) or ``"extended"`` (state-graph
+    matching with value encodings, see :mod:`.extended`). ``timeout`` bounds each TLC run; ``budget``
+    (default four times ``timeout``) bounds the whole mapping search. ``details`` record the mode, the spec formula used, every mapping
     tried (first :data:`MAX_ATTEMPTS_KEPT`) with each check's TLC status, and the winning mapping.
     """
     if mode not in MODES:
@@ -118,6 +122,17 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
 
     ref_decl = declared(condition.module_map, condition.main)
     gen_decl = declared(staging.spec.modules, gen_main)
+    if mode == "extended":
+        # Extended mode needs R's state graph; where it cannot have it, the paper search runs instead.
+        fallback = fallback_reason(ref_cfg)
+        ref_graph = None
+        if fallback is None:
+            ref_graph, fallback = reference_graph(tools, condition, ref_cfg, timeout)
+        if ref_graph is not None:
+            inputs = ExtendedInputs(condition, staging.spec, staged, gen_module, formula, ref_module, ref_decl,
+                                    gen_decl, ref_cfg, prefix)
+            return extended_search(tools, inputs, ref_graph, timeout, deadline, details, verdict)
+        details["fallback"] = f"paper search: {fallback}"
     mappings, why_none = paper_mappings(ref_decl, gen_decl)
     details["stage"] = "mapping"
     if not mappings:

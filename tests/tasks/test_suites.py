@@ -21,7 +21,7 @@ from pytest_alias.tasks.suites import (
 )
 from pytest_alias.tla.specfiles import module_header_name
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "tlaplus-examples"
+from conftest import CORPUS as EXAMPLES  # noqa: E402
 
 
 # --------------------------------------------------------------------------- helpers

@@ -27,8 +27,7 @@ from pytest_alias.tla.cfg import (
     render_value,
 )
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-CORPUS = SHARED / "corpus" / "tlaplus-examples"
+from conftest import CORPUS  # noqa: E402  (the repo's root conftest: ../shared/corpus/tlaplus-examples)
 
 
 def roundtrip(cfg: Cfg) -> Cfg:

@@ -26,8 +26,7 @@ from pytest_alias.tla.syntax import (
     split_modules,
 )
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared"
-CORPUS = SHARED / "corpus" / "tlaplus-examples"
+from conftest import CORPUS  # noqa: E402  (the repo's root conftest: ../shared/corpus/tlaplus-examples)
 
 
 # ---- helpers ---------------------------------------------------------------

@@ -1,0 +1,241 @@
+"""The extended behavior grade's search: match state graphs in Python, confirm the winner with TLC.
+
+Paper mode tries up to 60 name mappings with two TLC runs each. Extended mode instead dumps the
+reachable state graph of R (cached by the run cache across outputs) and of G (once per constant
+mapping tried, usually one), finds the variable mappings and value encodings under which the graphs
+coincide (:mod:`.graphmatch`), and confirms the best one with the same forward and reverse TLC checks,
+the INSTANCE substitutions written as encoding expressions (:mod:`.encoding`). An output costs SANY,
+one graph dump and two checks: four launches, at most :data:`MAX_LAUNCHES` whatever the variable count.
+
+It also accepts an output that defines, instead of declaring, a constant of R (``N == 3``): R's
+constant is substituted by G's definition of the same name.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..tasks.model import Condition
+from ..tla.cfg import Cfg, render_cfg
+from ..tla.graph import StateGraph
+from ..tla.runner import TlaTools
+from ..tla.specfiles import SpecFiles
+from ..tla.syntax import parse_module
+from .bind import CfgBinding
+from .encoding import describe, forward_expression, reverse_expression
+from .graphmatch import GraphMatch, match_graphs
+from .mapping import Declared, NameMapping, _ranked
+from .refinement import Check, SpecFormula, forward_check, gen_constants_cfg, reverse_check
+from .result import GradeResult
+from .tlc_reason import tlc_reason
+
+#: TLC/SANY launches one output may cost in extended mode (SANY included).
+MAX_LAUNCHES = 6
+#: Constant mappings whose state graph is dumped at most (each costs one launch).
+MAX_GRAPH_RUNS = 3
+#: Sections of R's cfg that a graph dump of G cannot reproduce without a variable mapping.
+_NEEDS_MAPPING = ("CONSTRAINT", "ACTION_CONSTRAINT", "SYMMETRY", "VIEW")
+#: Sections dropped for a graph dump: the dump is about reachable states, not about properties.
+_NOT_FOR_DUMP = ("INVARIANT", "PROPERTY", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION")
+
+Verdict = Callable[[bool, "str | None"], GradeResult]
+
+
+@dataclass(frozen=True)
+class ExtendedInputs:
+    """What the search needs, as :func:`~.behavior.grade_behavior` has prepared it."""
+
+    condition: Condition
+    gen_spec: SpecFiles  # G as staged, without wrappers
+    staged: SpecFiles  # G plus the renamed copy of R
+    gen_module: str
+    formula: SpecFormula
+    ref_module: str
+    ref_decl: Declared
+    gen_decl: Declared
+    ref_cfg: Cfg
+    prefix: str
+
+
+def fallback_reason(ref_cfg: Cfg) -> str | None:
+    """Why extended mode cannot run on this reference (then the paper search runs), or None."""
+    used = [k for k in _NEEDS_MAPPING if ref_cfg.without(k) != ref_cfg]
+    return f"the reference's cfg uses {', '.join(used)}" if used else None
+
+
+def reference_graph(tools: TlaTools, condition: Condition, ref_cfg: Cfg,
+                    timeout: float) -> tuple[StateGraph | None, str | None]:
+    """R's reachable state graph (the same spec text for every output, so the run cache keeps it)."""
+    cfg = render_cfg(ref_cfg.without(*_NOT_FOR_DUMP))
+    result, graph = tools.state_graph(SpecFiles(condition.main, dict(condition.module_map), cfg),
+                                      deadlock=False, timeout=timeout)
+    if not result.ok or graph is None:
+        return None, f"the reference's state graph could not be dumped ({result.status})"
+    return graph, None
+
+
+def _derived_constants(inputs: ExtendedInputs) -> tuple[str, ...]:
+    """R's constants that G does not declare but defines as an operator without parameters."""
+    ref, gen = inputs.ref_decl, inputs.gen_decl
+    if len(gen.constants) >= len(ref.constants):
+        return ()
+    syntax = parse_module(inputs.gen_spec.modules[inputs.gen_spec.main], inputs.gen_spec.main)
+    defined = {d.name for d in syntax.definitions
+               if d.scope == "module" and d.kind == "operator" and not d.parameters}
+    return tuple(c for c in ref.constants if c not in gen.constants and c in defined)
+
+
+def _constant_mappings(inputs: ExtendedInputs, derived: tuple[str, ...]) -> tuple[list[tuple[tuple[str, str], ...]], str | None]:
+    """Candidate constant mappings (R → G), identical names first, or why there are none."""
+    ref = [c for c in inputs.ref_decl.constants if c not in derived]
+    gen = list(inputs.gen_decl.constants)
+    if len(ref) != len(gen):
+        return [], (f"output declares {len(gen)} constant(s) the reference's {len(ref)} can map to "
+                    f"(constants it defines instead: {', '.join(derived) or 'none'}): no one-to-one mapping")
+    ranked = _ranked(tuple(ref), tuple(gen))
+    if ranked and all(r == g for r, g in ranked[0]):
+        return ranked[:1], None  # the output kept the names: other constant mappings are guesses
+    return ranked[:MAX_GRAPH_RUNS], None
+
+
+def _gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ...],
+                    derived: tuple[str, ...]) -> SpecFiles:
+    formula = inputs.formula
+    cfg = gen_constants_cfg(inputs.ref_cfg, NameMapping((), constants), derived)
+    cfg = cfg.with_specification(formula.name) if formula.name is not None else cfg.with_init_next(formula.init,
+                                                                                                    formula.next)
+    return SpecFiles(inputs.gen_spec.main, dict(inputs.gen_spec.modules), render_cfg(cfg))
+
+
+def _explain(result: Any, check: Check, timeout: float) -> str:
+    reason = tlc_reason(result, CfgBinding(check.spec.cfg or ""), timeout) or "TLC failed"
+    for alias in sorted(check.aliases, key=len, reverse=True):
+        reason = reason.replace(alias, check.aliases[alias])
+    return reason
+
+
+def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[str, str], ...],
+            derived: tuple[str, ...]) -> tuple[Check, Check] | str:
+    """The forward and reverse checks under ``match``, or why its encodings cannot be written."""
+    bound = f"{inputs.prefix}V"
+    forward_subs: dict[str, str] = {}
+    reverse_subs: dict[str, str] = {}
+    for enc in match.encodings:
+        fwd, rev = forward_expression(enc, bound), reverse_expression(enc, bound)
+        if fwd is None or rev is None:
+            return f"the encoding {describe(enc)} cannot be written as a TLA+ expression"
+        forward_subs[enc.ref_var] = fwd
+        reverse_subs[enc.gen_var] = rev
+    for r, g in constants:
+        forward_subs[r] = g
+        reverse_subs[g] = r
+    for c in derived:
+        forward_subs[c] = c  # G's definition of the same name stands for R's constant
+    mapping = NameMapping(match.variables, constants)
+    forward = forward_check(inputs.staged, inputs.formula, inputs.ref_module, inputs.ref_decl, inputs.ref_cfg,
+                            mapping, inputs.prefix, substitutions=forward_subs, derived=derived)
+    reverse = reverse_check(inputs.staged, inputs.gen_module, inputs.formula, inputs.ref_module, inputs.ref_decl,
+                            inputs.ref_cfg, mapping, inputs.prefix, substitutions=reverse_subs)
+    return forward, reverse
+
+
+def _mapping_words(match: GraphMatch, constants: tuple[tuple[str, str], ...]) -> str:
+    text = NameMapping(match.variables, constants).describe()
+    encoded = match.encoded()
+    if encoded:
+        text += " with encodings " + "; ".join(describe(e) for e in encoded)
+    return text
+
+
+def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGraph, timeout: float,
+                    deadline: float, details: dict[str, Any], verdict: Verdict) -> GradeResult:
+    """Find mappings on the state graphs, then confirm the best with the forward and reverse checks."""
+    start_launches = sum(tools.launches.values())
+    budget = MAX_LAUNCHES - 1  # SANY on the output has run already
+
+    def used() -> int:
+        return sum(tools.launches.values()) - start_launches
+
+    def done(passed: bool, reason: str | None) -> GradeResult:
+        details["launches_after_sany"] = used()
+        return verdict(passed, reason)
+
+    details["graphs"] = {"reference": _sizes(ref_graph)}
+    if len(inputs.ref_decl.variables) != len(inputs.gen_decl.variables):
+        details["stage"] = "mapping"
+        return done(False, f"output declares {len(inputs.gen_decl.variables)} variable(s), the reference "
+                           f"{len(inputs.ref_decl.variables)}: no one-to-one mapping")
+    derived = _derived_constants(inputs)
+    if derived:
+        details["derived_constants"] = list(derived)
+    constant_options, why = _constant_mappings(inputs, derived)
+    if not constant_options:
+        details["stage"] = "mapping"
+        return done(False, why or "no constant mapping")
+
+    attempts: list[dict[str, Any]] = []
+    details["attempts"] = attempts
+    first_failure: str | None = None
+    for constants in constant_options:
+        # A dump plus both checks must still fit the launch budget.
+        if used() + 3 > budget or time.perf_counter() > deadline:
+            break
+        attempt: dict[str, Any] = {"constants": dict(constants)}
+        attempts.append(attempt)
+        details["stage"] = "graph"
+        result, gen_graph = tools.state_graph(_gen_graph_spec(inputs, constants, derived), deadlock=False,
+                                              timeout=min(timeout, max(1.0, deadline - time.perf_counter())))
+        attempt["graph"] = result.status
+        if not result.ok or gen_graph is None:
+            why = tlc_reason(result, CfgBinding(""), timeout) or result.status
+            first_failure = first_failure or f"the output's state graph could not be dumped: {why}"
+            continue
+        details["graphs"]["output"] = _sizes(gen_graph)
+        outcome = match_graphs(ref_graph, gen_graph)
+        attempt["graph_candidates"] = outcome.candidates
+        if not outcome.matches:
+            attempt["reason"] = outcome.why
+            first_failure = first_failure or f"state graphs differ: {outcome.why}"
+            continue
+        for match in outcome.matches:
+            if used() + 2 > budget or time.perf_counter() > deadline:
+                break
+            passed, reason = _confirm(tools, inputs, match, constants, derived, timeout, deadline, attempt)
+            if passed:
+                details.update(stage="tlc", mapping=NameMapping(match.variables, constants).to_dict(),
+                               encodings=[_encoding_dict(e) for e in match.encoded()])
+                return done(True, None)
+            first_failure = first_failure or reason
+    details["stage"] = "tlc" if any("forward" in a for a in attempts) else "graph"
+    return done(False, first_failure or "no mapping could be tried within the launch budget")
+
+
+def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[str, str], ...],
+             derived: tuple[str, ...], timeout: float, deadline: float,
+             attempt: dict[str, Any]) -> tuple[bool, str | None]:
+    """Run the forward then the reverse check under ``match``; the failure's reason if one fails."""
+    words = _mapping_words(match, constants)
+    attempt["mapping"] = words
+    checks = _checks(inputs, match, constants, derived)
+    if isinstance(checks, str):
+        return False, checks
+    for check in checks:
+        left = min(timeout, max(1.0, deadline - time.perf_counter()))
+        result = tools.tlc(check.spec, timeout=left, deadlock=False)
+        attempt[check.direction] = result.status
+        if not result.ok:
+            reason = f"{check.direction} check failed under mapping {words}: {_explain(result, check, left)}"
+            attempt["reason"] = reason
+            return False, reason
+    return True, None
+
+
+def _sizes(graph: StateGraph) -> dict[str, int]:
+    return {"states": len(graph.states), "initial": len(graph.initial),
+            "steps": sum(1 for a, b in graph.edges if a != b)}
+
+
+def _encoding_dict(enc: Any) -> dict[str, Any]:
+    return {"reference": enc.ref_var, "output": enc.gen_var, "description": describe(enc)}
