@@ -151,9 +151,29 @@ class Settings:
             mine = [case for case in cases if case.model == spec]
             requests = [GenerationRequest.from_condition(case.condition, case.sample, seed=self.seed + case.sample)
                         for case in mine]
-            generations = store.generate(self.model(spec), requests, DecodingParams())
+            model = self.model(spec)
+            # Every xdist worker collects the same cases: the first to take this lock generates them
+            # (one batch), the others wait and then read them all from the store, so no sample is
+            # paid for twice.
+            with _batch_lock(store.root, model.identity, requests):
+                generations = store.generate(model, requests, DecodingParams())
             out.update({case.key: generation for case, generation in zip(mine, generations)})
         return out
+
+
+def _batch_lock(root: Path, identity: str, requests: list[Any]) -> Any:
+    """A file lock named after the model and the exact request set."""
+    import contextlib
+    import hashlib
+
+    from filelock import FileLock
+
+    digest = hashlib.sha256(json.dumps([identity, [(r.prompt, r.sample, r.seed) for r in requests]]).encode()).hexdigest()
+    try:
+        (root / "locks").mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return contextlib.nullcontext()
+    return FileLock(str(root / "locks" / f"{digest[:32]}.lock"))
 
 
 class AliasSession:

@@ -52,7 +52,8 @@ def value_shape(value: Value) -> str:
 
 
 def atoms(value: Value) -> Iterator[Value]:
-    """The renamable atoms inside ``value``: strings (record fields included), booleans, integers."""
+    """The renamable atoms inside ``value``: strings (record fields and function keys included),
+    booleans and integers (not as function keys: a process id 0 is not FALSE)."""
     if isinstance(value, (str, Bool, int)):
         yield value
     elif isinstance(value, (tuple, frozenset)):
@@ -60,7 +61,7 @@ def atoms(value: Value) -> Iterator[Value]:
             yield from atoms(v)
     elif isinstance(value, (Record, Function)):
         for k, v in value.items():
-            yield from atoms(k)
+            yield from (a for a in atoms(k) if isinstance(a, str))
             yield from atoms(v)
 
 
@@ -75,7 +76,9 @@ def translate(value: Value, atom_map: Mapping[Value, Value]) -> Value:
     if isinstance(value, frozenset):
         return frozenset(translate(v, atom_map) for v in value)
     if isinstance(value, (Record, Function)):
-        return make_function({translate(k, atom_map): translate(v, atom_map) for k, v in value.items()})
+        # Keys are renamed as labels only: the TRUE/FALSE <-> 1/0 encoding is about stored values.
+        key_map = {a: b for a, b in atom_map.items() if isinstance(a, str)}
+        return make_function({translate(k, key_map): translate(v, atom_map) for k, v in value.items()})
     return value
 
 

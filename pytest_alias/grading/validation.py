@@ -251,8 +251,13 @@ def _sibling(tools: TlaTools) -> TlaTools:
 
 
 def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "paper", seed: int = 0,
-                  mutant_limit: int = 40, timeout: float = 120.0) -> TaskValidation:
-    """Grade every control of ``task`` (see the module docstring); never raises for a task's content."""
+                  mutant_limit: int = 40, timeout: float = 120.0, mutant_timeout: float = 60.0) -> TaskValidation:
+    """Grade every control of ``task`` (see the module docstring); never raises for a task's content.
+
+    ``timeout`` bounds each TLC run of a grade and of the operator-renamed copy's check;
+    ``mutant_timeout`` bounds each TLC run that decides whether a mutant is kept (a mutant whose
+    state space became infinite runs until then and is not kept).
+    """
     started = time.perf_counter()
     own = _sibling(tools or default_tools())
     notes: dict[str, Any] = {}
@@ -260,7 +265,7 @@ def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "pap
     if task.cfg is None:
         return TaskValidation(task.id, False, (), {"eligible": "task has no TLC configuration"})
     try:
-        _run_controls(task, own, mode, seed, mutant_limit, timeout, cases, notes)
+        _run_controls(task, own, mode, seed, mutant_limit, timeout, mutant_timeout, cases, notes)
     except ModeUnavailable:
         raise
     except Exception as exc:  # one broken task must not end the table
@@ -269,7 +274,7 @@ def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "pap
 
 
 def _run_controls(task: Task, tools: TlaTools, mode: str, seed: int, mutant_limit: int, timeout: float,
-                  cases: list[ControlCase], notes: dict[str, Any]) -> None:
+                  mutant_timeout: float, cases: list[ControlCase], notes: dict[str, Any]) -> None:
     original = task.original()
 
     def grade(control: str, label: str, text: str, condition: Condition) -> ControlCase:
@@ -304,7 +309,7 @@ def _run_controls(task: Task, tools: TlaTools, mode: str, seed: int, mutant_limi
     mutants = generate_mutants(task.module_map, task.main, task.cfg, limit=mutant_limit)
     kept = 0
     for mutant in mutants:
-        if check_mutant(mutant, distinct, tools, timeout).kept:
+        if check_mutant(mutant, distinct, tools, mutant_timeout).kept:
             kept += 1
             grade("mutant", f"{mutant.kind} line {mutant.line}: {mutant.description}",
                   mutant.modules[mutant.main], original)
@@ -407,7 +412,7 @@ class ValidationTable:
 
 def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mode: str = "paper",
                     workers: int = 2, seed: int = 0, mutant_limit: int = 40,
-                    timeout: float = 120.0) -> ValidationTable:
+                    timeout: float = 120.0, mutant_timeout: float = 60.0) -> ValidationTable:
     """Table J.1 for ``tasks``: every task's controls, ``workers`` tasks at a time (threads).
 
     Raises :class:`ModeUnavailable` before any work when the behavior grade lacks ``mode``.
@@ -419,7 +424,8 @@ def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mod
     tools = tools or default_tools()
 
     def one(task: Task) -> TaskValidation:
-        return validate_task(task, tools=tools, mode=mode, seed=seed, mutant_limit=mutant_limit, timeout=timeout)
+        return validate_task(task, tools=tools, mode=mode, seed=seed, mutant_limit=mutant_limit, timeout=timeout,
+                             mutant_timeout=mutant_timeout)
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         results = tuple(pool.map(one, tasks))

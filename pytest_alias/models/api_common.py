@@ -87,11 +87,12 @@ def as_bool(name: str, value: Any) -> bool:
 
 def as_int(name: str, value: Any, minimum: int = 0) -> int:
     """An integer option (``>= minimum``) from an int or a spec string."""
-    try:
-        number = int(str(value).strip()) if not isinstance(value, int) or isinstance(value, bool) else value
-    except ValueError:
-        number = None
-    if number is None or isinstance(value, bool) or number < minimum:
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        number = int(value)
+    if number is None or number < minimum:
         raise ModelConfigError(f"option {name} must be an integer >= {minimum}, not {value!r}")
     return number
 
@@ -136,7 +137,8 @@ class Price:
             return value
         parts = value.split(",") if isinstance(value, str) else list(value)
         if len(parts) != 2:
-            raise ModelConfigError(f"a price is two numbers, input and output dollars per million tokens, not {value!r}")
+            raise ModelConfigError(f"a price is two numbers, input and output dollars per million tokens, "
+                                   f"not {value!r}")
         return cls(as_float("price (input)", parts[0]), as_float("price (output)", parts[1]))
 
 
@@ -146,7 +148,7 @@ def estimate_cost(usage: Mapping[str, int], price: Price | None, discount: float
         return None
     dollars = (usage.get("input_tokens", 0) * price.input_per_mtok
                + usage.get("output_tokens", 0) * price.output_per_mtok) / 1_000_000
-    return round(dollars * discount, 8)
+    return round(dollars * discount, 12)
 
 
 def int_fields(data: Mapping[str, Any] | None, renames: Mapping[str, str] | None = None) -> dict[str, int]:
@@ -265,14 +267,25 @@ class BatchJournal:
         return journal
 
     def record(self, batch_id: str, custom_ids: Sequence[str], **extra: Any) -> None:
-        """Add a just-submitted batch and write the file atomically."""
+        """Add a just-submitted batch and write the file atomically.
+
+        A failed write only warns: the batch is already paid for, so this run goes on collecting
+        it (an interruption would then submit it again).
+        """
         self.batches.append({"id": batch_id, "custom_ids": list(custom_ids), "submitted_at": time.time(), **extra})
-        self._write()
+        try:
+            self._write()
+        except OSError as error:
+            log.warning("could not record batch %s in %s (%s); an interrupted run cannot resume it",
+                        batch_id, self.path, error)
 
     def forget(self, batch_id: str) -> None:
         """Drop a batch the provider no longer knows (its items are submitted again)."""
         self.batches = [b for b in self.batches if b["id"] != batch_id]
-        self._write()
+        try:
+            self._write()
+        except OSError as error:
+            log.warning("could not update %s: %s", self.path, error)
 
     def remove(self) -> None:
         """Delete the file: every item is done."""
@@ -365,7 +378,8 @@ def run_batches(backend: BatchBackend, items: Mapping[str, Mapping[str, Any]], j
             log.warning("%s batch %s is gone; its items will be submitted again", backend.provider, batch_id)
             journal.forget(batch_id)
             return
-        results = retried(lambda: backend.collect(batch_id, custom_ids), f"collecting {backend.provider} batch {batch_id}")
+        results = retried(lambda: backend.collect(batch_id, custom_ids),
+                          f"collecting {backend.provider} batch {batch_id}")
         for cid in custom_ids:
             result = results.get(cid) or ItemResult(cid, error="missing from the batch results")
             if result.ok:
@@ -465,7 +479,10 @@ class APIModel:
     * ``poll_interval``, ``poll_max_interval``, ``poll_factor``, ``resubmissions``, ``error_retries``,
       ``backoff``, ``max_wait``: the batch loop (``BatchSettings``);
     * ``base_url``: another endpoint (tests point it at a local server); ``extra_body``: a mapping
-      merged into every request body (part of the identity).
+      merged into every request body (part of the identity);
+    * ``sleep`` (keyword only): the wait function of polls and backoff (tests inject one).
+
+    A missing key raises ``ModelConfigError`` here, when the model is built, before any request.
     """
 
     provider: str = ""

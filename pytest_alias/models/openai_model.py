@@ -149,7 +149,8 @@ class OpenAIBatches:
         if response.get("status_code") == 200 and not line.get("error"):
             return ItemResult(cid, raw=dict(line))
         error = line.get("error") or (response.get("body") or {}).get("error") or {}
-        return ItemResult(cid, error=f"status {response.get('status_code')}: {error.get('code')}: {error.get('message')}")
+        status = response.get("status_code")
+        return ItemResult(cid, error=f"status {status}: {error.get('code')}: {error.get('message')}")
 
     def _retrieve(self, batch_id: str) -> Any:
         try:

@@ -117,6 +117,14 @@ def register_builtin_models(registry: ModelRegistry) -> None:
                       help="offline deterministic test model")
     registry.register("fake", "pytest_alias.models.fake:create_fake", prefix=True,
                       help="offline deterministic test model with a name: fake:NAME")
+    registry.register("opus", "pytest_alias.models.anthropic_model:create_opus",
+                      help="Claude Opus (newest id) via the Message Batches API")
+    registry.register("claude", "pytest_alias.models.anthropic_model:create_claude", prefix=True,
+                      help="claude:MODEL-ID[?batch=0&max_tokens=N]")
+    registry.register("gpt-5", "pytest_alias.models.openai_model:create_gpt5",
+                      help="GPT-5 via the OpenAI Batch API")
+    registry.register("openai", "pytest_alias.models.openai_model:create_openai", prefix=True,
+                      help="openai:MODEL-ID[?batch=0&max_tokens=N]")
 
 
 def make_plugin_manager(load_entrypoints: bool = True) -> pluggy.PluginManager:
