@@ -27,14 +27,13 @@ from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
 from .bind import CfgBinding
 from .extended import ExtendedInputs, extended_search, fallback_reason, reference_graph
-from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
+from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
-from .parse_grade import sany_reason, staging_details
+from .parse_grade import sany_reason, staged_output
 from .refinement import (Check, SpecFormula, forward_check, renamed_module, reverse_check, short_hash,
                          spec_formula)
 from .result import GradeResult
-from .stage import stage_output
 from .tlc_reason import tlc_reason
 
 MODES = ("paper", "extended")
@@ -86,13 +85,9 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     if condition.cfg is None:
         details["stage"] = "cfg"
         return verdict(False, "task has no TLC configuration")
-    extraction = extraction if extraction is not None else extract_module(output_text, max_bytes=max_bytes)
-    staging = stage_output(extraction, condition)
-    details.update(staging_details(extraction, staging))
+    staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
     if staging.spec is None:
-        assert staging.failure is not None
-        details["stage"] = "extract" if not extraction.ok else "stage"
-        return verdict(False, staging.failure)
+        return verdict(False, failure)
     try:
         ref_cfg = parse_cfg(condition.cfg)
     except CfgError as exc:

@@ -15,11 +15,10 @@ from ..tasks.model import Condition
 from ..tla.cfg import CfgError
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from .bind import bind_cfg
-from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
+from .extract import DEFAULT_MAX_BYTES, Extraction
 from .outnames import output_names
-from .parse_grade import sany_reason, staging_details
+from .parse_grade import sany_reason, staged_output
 from .result import GradeResult
-from .stage import stage_output
 from .tlc_reason import tlc_reason
 
 
@@ -40,13 +39,10 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
     if condition.cfg is None:
         details["stage"] = "cfg"
         return verdict(False, "task has no TLC configuration")
-    extraction = extraction if extraction is not None else extract_module(output_text, max_bytes=max_bytes)
-    staging = stage_output(extraction, condition)
-    details.update(staging_details(extraction, staging), lenient_ok=False)
+    details["lenient_ok"] = False
+    staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
     if staging.spec is None:
-        assert staging.failure is not None
-        details["stage"] = "extract" if not extraction.ok else "stage"
-        return verdict(False, staging.failure)
+        return verdict(False, failure)
     try:
         binding = bind_cfg(condition.cfg, output_names(staging.spec))
     except CfgError as exc:

@@ -42,6 +42,23 @@ def staging_details(extraction: Extraction, staging: Staging) -> dict[str, Any]:
     return details
 
 
+def staged_output(output_text: str | None, condition: Condition, details: dict[str, Any], *,
+                  extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Staging, str | None]:
+    """Extract the module from ``output_text`` and stage it beside the condition's other modules.
+
+    Fills ``details`` with what extraction and staging found; returns the staging and the failing
+    reason (None when the output is staged and ready for SANY/TLC). Every grade starts here.
+    """
+    extraction = extraction if extraction is not None else extract_module(output_text, max_bytes=max_bytes)
+    staging = stage_output(extraction, condition)
+    details.update(staging_details(extraction, staging))
+    if staging.spec is None:
+        assert staging.failure is not None
+        details["stage"] = "extract" if not extraction.ok else "stage"
+        return staging, staging.failure
+    return staging, None
+
+
 def grade_parse(output_text: str | None, condition: Condition, tools: TlaTools | None = None, *,
                 extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
     """Grade ``output_text`` (a model's raw output) for parsing under ``condition``.
@@ -51,14 +68,10 @@ def grade_parse(output_text: str | None, condition: Condition, tools: TlaTools |
     never ran). Pass ``extraction`` to reuse one already made.
     """
     started = time.perf_counter()
-    extraction = extraction if extraction is not None else extract_module(output_text, max_bytes=max_bytes)
-    staging = stage_output(extraction, condition)
-    details = staging_details(extraction, staging)
-    details["lenient_ok"] = False
+    details: dict[str, Any] = {"lenient_ok": False}
+    staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
     if staging.spec is None:
-        assert staging.failure is not None
-        details["stage"] = "extract" if not extraction.ok else "stage"
-        return GradeResult("parse", False, staging.failure, details, time.perf_counter() - started)
+        return GradeResult("parse", False, failure, details, time.perf_counter() - started)
     result = (tools or default_tools()).sany(staging.spec)
     details.update(
         stage="sany", lenient_ok=result.lenient_ok, sany_exit_code=result.exit_code,

@@ -183,7 +183,6 @@ _default: TlaTools | None = None
 
 def default_tools() -> TlaTools:
     """A process-wide ``TlaTools`` with the default toolchain and cache (created on first use)."""
-    global _default
     if _default is None or _default_pid != os.getpid():
         _set_default(TlaTools())
     assert _default is not None

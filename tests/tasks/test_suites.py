@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -331,36 +330,7 @@ def test_tlabench_kinds_and_ids(tlabench: Path) -> None:
 # --------------------------------------------------------------------------- the alias tasks command
 
 
-@pytest.fixture
-def hidden_names_available(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Use the real hidden-name analysis; a tiny stand-in only while it is not written yet."""
-    try:
-        import pytest_alias.cir.analysis  # noqa: F401
-    except ImportError:
-        import re
-        from dataclasses import dataclass
-
-        from pytest_alias.tla.cfg import parse_cfg
-
-        @dataclass
-        class HiddenName:
-            name: str
-            category: str
-
-        def hidden_names(description: str, cfg_text: str | None) -> list[HiddenName]:
-            if cfg_text is None:
-                return []
-            cfg = parse_cfg(cfg_text)
-            names = [(e.name, "constant") for e in cfg.constants] + [(n, "invariant") for n in cfg.invariants]
-            names += [(n, "property") for n in cfg.properties]
-            return [HiddenName(n, c) for n, c in names if not re.search(rf"\b{re.escape(n)}\b", description)]
-
-        fake = types.ModuleType("pytest_alias.cir.analysis")
-        fake.hidden_names = hidden_names  # type: ignore[attr-defined]
-        monkeypatch.setitem(sys.modules, "pytest_alias.cir.analysis", fake)
-
-
-def test_cli_tasks_json_in_process(hidden_names_available: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_tasks_json_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     from pytest_alias.cli import main
 
     assert main(["tasks", "builtin", "--json"]) == 0

@@ -1,8 +1,6 @@
 """Tests for pytest_alias.tla.cfg: parsing, rendering, renaming and old-TLC adaptation."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
