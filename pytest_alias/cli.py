@@ -223,6 +223,92 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- grade / validate-grader
+
+#: How much of an output file ``grade`` reads: enough to exceed any extraction limit, never unbounded.
+MAX_OUTPUT_READ = 4 * 1024 * 1024
+
+
+def _flat_mapping(details: dict[str, Any]) -> dict[str, str] | None:
+    """The winning mapping of a behavior grade as one reference name → output name dict."""
+    mapping = details.get("mapping")
+    if not isinstance(mapping, dict):
+        return None
+    flat: dict[str, str] = {}
+    for key, value in mapping.items():
+        if isinstance(value, dict):
+            flat.update({str(k): str(v) for k, v in value.items()})
+        elif isinstance(value, str):
+            flat[str(key)] = value
+    return flat
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    """Grade one model output against a reference module and its cfg; exit 0 when it passes."""
+    from .grading.validation import ModeUnavailable, guarded_grade
+    from .tasks.model import Task
+
+    reference = SpecFiles.from_path(args.reference, args.cfg)
+    if reference.cfg is not None:
+        from .tla.cfg import parse_cfg
+
+        parse_cfg(reference.cfg)
+    if not args.output.is_file():
+        raise UserError(f"{args.output}: no such output file")
+    try:
+        with args.output.open("rb") as handle:
+            text = handle.read(MAX_OUTPUT_READ).decode("utf-8", "replace")
+    except OSError as exc:
+        raise UserError(f"{args.output}: cannot read ({exc.strerror})") from None
+    modules = {reference.main: reference.modules[reference.main],
+               **{k: v for k, v in reference.modules.items() if k != reference.main}}
+    condition = Task(reference.main, "", modules, reference.cfg).original()
+    tools = _tools(args)
+    before = tools.launches["tlc"]
+    try:
+        result = guarded_grade(text, condition, args.grade, mode=args.mode, tools=tools, timeout=args.timeout)
+    except ModeUnavailable as exc:
+        raise UserError(str(exc)) from None
+    verdict = {
+        "grade": result.grade,
+        "mode": args.mode,
+        "passed": result.passed,
+        "reason": result.reason,
+        "mapping": _flat_mapping(result.details) if result.grade == "behavior" else None,
+        "tlc_runs": tools.launches["tlc"] - before,
+        "seconds": round(result.seconds, 3),
+    }
+    if args.json:
+        print(json.dumps(verdict))
+    else:
+        print(f"{args.grade} grade: " + ("PASSED" if result.passed else f"FAILED: {result.reason}"))
+        if verdict["mapping"]:
+            print("mapping: " + ", ".join(f"{r} -> {g}" for r, g in verdict["mapping"].items()))
+        print(f"{verdict['tlc_runs']} TLC run(s), {result.seconds:.2f} s")
+    return 0 if result.passed else 1
+
+
+def cmd_validate_grader(args: argparse.Namespace) -> int:
+    """Table J.1 for a suite; exit 0 when no positive control of a covered task fails and no mutant passes."""
+    from .grading.validation import ModeUnavailable, validate_grader
+    from .tasks.suites import load_suite
+
+    if args.workers < 1 or args.mutant_limit < 0:
+        raise UserError("--workers must be at least 1 and --mutant-limit at least 0")
+    tasks = load_suite(args.suite)
+    try:
+        table = validate_grader(tasks, tools=_tools(args), mode=args.mode, workers=args.workers, seed=args.seed,
+                                mutant_limit=args.mutant_limit, timeout=args.timeout,
+                                mutant_timeout=args.mutant_timeout)
+    except ModeUnavailable as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps(table.to_dict()))
+    else:
+        print(table.to_markdown() if args.markdown else table.to_text(), end="")
+    return 0 if table.ok else 1
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -270,6 +356,32 @@ def build_parser() -> argparse.ArgumentParser:
     tasks.add_argument("--skipped", action="store_true", help="also list on stderr what the suite left out and why")
     tasks.add_argument("--json", action="store_true", help="print one JSON list of tasks")
     tasks.set_defaults(handler=cmd_tasks)
+
+    grade = commands.add_parser("grade", help="grade one model output against a reference (parse, name or behavior)")
+    grade.add_argument("--reference", type=Path, required=True,
+                       help="the reference .tla module (modules it imports are read from beside it)")
+    grade.add_argument("--cfg", type=Path, default=None, help="the reference's cfg (default: MODULE.cfg beside it)")
+    grade.add_argument("--output", type=Path, required=True, help="a text file holding the model's output")
+    grade.add_argument("--grade", choices=("parse", "name", "behavior"), required=True, help="which grade")
+    grade.add_argument("--mode", choices=("paper", "extended"), default="paper",
+                       help="behavior-grade mapping search (default paper)")
+    grade.add_argument("--timeout", type=float, default=300.0, help="time limit per TLC run in seconds (default 300)")
+    grade.add_argument("--json", action="store_true", help="print one JSON object")
+    grade.set_defaults(handler=cmd_grade)
+
+    validate = commands.add_parser("validate-grader", help="Table J.1: positive and negative controls of the behavior grade")
+    validate.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
+    validate.add_argument("--mode", choices=("paper", "extended"), default="paper",
+                          help="behavior-grade mapping search (default paper)")
+    validate.add_argument("--workers", type=int, default=2, help="tasks validated in parallel (default 2)")
+    validate.add_argument("--seed", type=int, default=0, help="random-name seed of the renamed controls (default 0)")
+    validate.add_argument("--mutant-limit", type=int, default=40, help="mutants generated per task (default 40)")
+    validate.add_argument("--timeout", type=float, default=120.0, help="time limit per TLC run of a grade (default 120)")
+    validate.add_argument("--mutant-timeout", type=float, default=60.0,
+                          help="time limit per TLC run deciding whether a mutant is kept (default 60)")
+    validate.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    validate.add_argument("--json", action="store_true", help="print one JSON object with per-task details")
+    validate.set_defaults(handler=cmd_validate_grader)
     return parser
 
 

@@ -37,7 +37,9 @@ MAIN_CLASS = {"sany": "tla2sany.SANY", "tlc": "tlc2.TLC"}
 SERVER_SOURCE = Path(__file__).with_name("java") / "AliasToolServer.java"
 SERVER_CLASS = "AliasToolServer"
 #: Replace a server after this many runs, bounding what leaked threads or classes can hold.
-SERVER_MAX_RUNS = 200
+SERVER_MAX_RUNS = 100
+#: Output that means the JVM itself failed (not the spec): such a run is repeated, never cached.
+JVM_FAILURE_MARKERS = ("java.lang.OutOfMemoryError", "GC overhead limit exceeded", "Java ran out of memory")
 DEFAULT_HEAP = "2g"
 
 
@@ -50,6 +52,11 @@ class ToolRun:
     seconds: float
     timed_out: bool = False
     launcher: str = "fresh"
+
+
+def jvm_failed(output: str) -> bool:
+    """Whether a run's output shows a failure of the JVM rather than a verdict on the spec."""
+    return any(marker in output for marker in JVM_FAILURE_MARKERS)
 
 
 def heap_cap() -> str:
@@ -261,6 +268,11 @@ class ToolServer:
         if not line.startswith("ALIAS-DONE\t"):
             self.kill()
             raise ServerDied(f"unexpected reply from the tool server: {line[:80]!r}")
+        if jvm_failed(output):
+            # A long-lived JVM can run short of memory (classes of earlier runs, a big state space):
+            # replace it, and let the check run again in a fresh JVM.
+            self.kill()
+            raise ServerDied("the tool server ran out of memory")
         return ToolRun(int(line.split("\t")[1]), output, seconds, False, "server")
 
     def kill(self) -> None:

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest
 from .cfg import CfgError, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import StateGraph, parse_dot
-from .launcher import Launcher, ToolRun, get_launcher
+from .launcher import Launcher, ToolRun, get_launcher, jvm_failed
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
 from .tlc import TlcResult, classify
@@ -72,8 +72,8 @@ class TlaTools:
         return self.cache.get(key) if self.use_cache else None
 
     def _store(self, key: str, run: ToolRun, extra: dict[str, Any] | None = None) -> None:
-        # A timeout depends on the machine's speed, not only on the inputs: never cache it.
-        if self.use_cache and not run.timed_out:
+        # A timeout or an out-of-memory JVM depends on the machine, not only on the inputs: never cache them.
+        if self.use_cache and not run.timed_out and not jvm_failed(run.output):
             self.cache.put(
                 key,
                 {"exit_code": run.exit_code, "output": run.output, "seconds": run.seconds, "launcher": run.launcher,

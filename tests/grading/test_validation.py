@@ -1,0 +1,98 @@
+"""Grader validation (Table J.1): positive controls pass, kept mutants fail; the guarded grade never crashes."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_alias.cir.rename import collect_identifiers
+from pytest_alias.grading.validation import (ModeUnavailable, ValidationTable, guarded_grade, operator_renamed_copy,
+                                             validate_grader, writer_use)
+from pytest_alias.tasks.model import Task
+from pytest_alias.tasks.suites import load_suite
+
+SMALL = ["hour-clock", "barrier", "traffic-light"]
+
+
+@pytest.fixture(scope="module")
+def tasks() -> dict[str, Task]:
+    return {task.id: task for task in load_suite("builtin")}
+
+
+@pytest.fixture(scope="module")
+def table(tasks: dict[str, Task], tools) -> ValidationTable:
+    return validate_grader([tasks[i] for i in SMALL], tools=tools, workers=3, mutant_limit=4, timeout=60,
+                           mutant_timeout=4)
+
+
+def test_every_positive_control_passes_and_every_kept_mutant_fails(table: ValidationTable) -> None:
+    rows = {row.control: row for row in table.rows()}
+    assert (rows["self"].n, rows["self"].passed) == (3, 3)
+    assert rows["operator_renamed"].n == rows["operator_renamed"].passed == 3
+    assert rows["renamed"].n == rows["renamed"].passed == 3
+    assert rows["mutant"].n >= 3 and rows["mutant"].passed == 0
+    assert table.ok and not table.wrong()
+    assert table.launches()["tlc"] > 0
+
+
+def test_table_renders_and_serializes(table: ValidationTable) -> None:
+    markdown, text, data = table.to_markdown(), table.to_text(), table.to_dict()
+    for label in ("Reference against itself", "Operator-renamed reference", "Renamed reference and modules",
+                  "Mutant with other reachable states"):
+        assert label in markdown and label in text
+    assert "| Reference against itself | 3 | 3 |" in markdown
+    assert [row["control"] for row in data["rows"]] == ["self", "operator_renamed", "renamed", "mutant"]
+    assert {t["task"] for t in data["tasks"]} == set(SMALL)
+    mutant_cases = [c for t in data["tasks"] for c in t["cases"] if c["control"] == "mutant"]
+    assert all(c["reason"] for c in mutant_cases)  # each rejection says why
+
+
+def test_operator_renamed_copy_renames_operators_only(tasks: dict[str, Task]) -> None:
+    task = tasks["die-hard"]
+    copy, name_map, why = operator_renamed_copy(task, seed=3)
+    assert copy is not None and why is None
+    kinds = collect_identifiers(task.module_map, task.cfg).author
+    assert name_map and all(kinds[old] in ("operator", "function") for old in name_map)
+    assert all(len(new) == len(old) for old, new in name_map.items())
+    assert copy.main == task.main  # the module keeps its name
+    assert copy.cfg is not None and "Spec" not in copy.cfg.split() and name_map["Spec"] in copy.cfg
+
+
+def test_cfg_override_keeps_its_operator_names() -> None:
+    module = ("---- MODULE Ovr ----\nEXTENDS Naturals\nCONSTANT Limit\nVARIABLE x\nSmallLimit == 2\n"
+              "Init == x = 0\nNext == x' = (x + 1) % Limit\n====\n")
+    task = Task("ovr", "", {"Ovr": module}, "CONSTANT Limit <- SmallLimit\nINIT Init\nNEXT Next\n")
+    copy, name_map, _ = operator_renamed_copy(task)
+    assert copy is not None
+    assert "SmallLimit" not in name_map and set(name_map) == {"Init", "Next"}
+    assert "Limit <- SmallLimit" in copy.cfg
+
+
+def test_task_without_cfg_is_not_eligible(tools) -> None:
+    task = Task("nocfg", "", {"NoCfg": "---- MODULE NoCfg ----\nVARIABLE x\nInit == x = 0\n====\n"})
+    table = validate_grader([task], tools=tools, workers=1)
+    assert table.rows()[0].n == 0 and not table.tasks[0].eligible and table.launches() == {}
+
+
+def test_unknown_mode_is_reported_before_any_work(tasks: dict[str, Task], tools) -> None:
+    with pytest.raises(ModeUnavailable):
+        validate_grader([tasks["hour-clock"]], tools=tools, mode="no-such-mode")
+    with pytest.raises(ModeUnavailable):
+        guarded_grade("", tasks["hour-clock"].original(), "behavior", mode="no-such-mode", tools=tools)
+
+
+def test_writer_modules_are_spotted_but_json_readers_are_not() -> None:
+    assert "IOUtils" in (writer_use(["---- MODULE A ----\nEXTENDS IOUtils\n====\n"]) or "")
+    assert writer_use(['---- MODULE A ----\nEXTENDS Json\nX == JsonSerialize("f", <<>>)\n====\n'])
+    assert writer_use(['---- MODULE A ----\nEXTENDS Json\nX == ToJson(1)\n====\n']) is None
+    assert writer_use(["---- MODULE A ----\n\\* EXTENDS IOUtils\nEXTENDS Naturals\n====\n"]) is None
+
+
+def test_a_grader_crash_is_a_failing_verdict(tasks: dict[str, Task], tools, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_alias.grading import validation
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(validation, "_grade", boom)
+    result = guarded_grade("---- MODULE A ----\n====\n", tasks["hour-clock"].original(), "name", tools=tools)
+    assert not result.passed and "kaboom" in result.reason and result.details["stage"] == "error"
