@@ -20,6 +20,7 @@ BENCHMARK_MODULE = Path(__file__).with_name("benchmark") / "test_tla.py"
 SETTINGS_KEY = pytest.StashKey[Settings]()
 SESSION_KEY = pytest.StashKey[AliasSession]()
 GENERATIONS_KEY = pytest.StashKey[dict]()
+SELECTED_KEY = pytest.StashKey[list]()
 
 OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("model", {"action": "append", "default": None, "help": "model to benchmark (repeatable): reference, replay:FILE.jsonl, …"}),
@@ -114,15 +115,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("alias_case", params)
 
 
+@pytest.hookimpl(trylast=True)  # after -k/-m deselection: generate only what will run
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Generate every selected sample once, in one batch per model, before any item runs."""
-    settings = config.stash.get(SETTINGS_KEY, None)
-    if settings is None:
+    """Remember the selected cases: their samples are generated together, in one batch per model."""
+    if config.stash.get(SETTINGS_KEY, None) is None:
         return
     cases = [item.callspec.params["alias_case"] for item in items
              if hasattr(item, "callspec") and "alias_case" in item.callspec.params]
-    cases = [case for case in cases if case is not None and not case.skip_reason]
-    config.stash[GENERATIONS_KEY] = settings.generations_for(cases)
+    config.stash[SELECTED_KEY] = [case for case in cases if case is not None and not case.skip_reason]
 
 
 @pytest.fixture(scope="session")
@@ -137,9 +137,11 @@ def alias_settings(request: pytest.FixtureRequest) -> Settings:
 @pytest.fixture
 def alias_output(request: pytest.FixtureRequest, alias_case: Any, alias_settings: Settings) -> Any:
     """This case's generation (text, finish reason, truncation, usage)."""
-    generations = request.config.stash.get(GENERATIONS_KEY, {})
-    generation = generations.get(alias_case.key)
-    if generation is None:  # e.g. a case selected after collection: generate it alone
+    config = request.config
+    if GENERATIONS_KEY not in config.stash:  # the first item generates every selected sample
+        config.stash[GENERATIONS_KEY] = alias_settings.generations_for(config.stash.get(SELECTED_KEY, []))
+    generation = config.stash[GENERATIONS_KEY].get(alias_case.key)
+    if generation is None:  # a case not known at collection: generate it alone
         generation = alias_settings.generations_for([alias_case])[alias_case.key]
     return generation
 

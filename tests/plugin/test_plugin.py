@@ -141,3 +141,14 @@ def test_remote_style_workers_with_tx(pytester: pytest.Pytester, small_suite: Pa
     result.assert_outcomes(passed=(len(SMALL) - 1) * 2, skipped=2)
     aggregate = json.loads(report.read_text())["aggregate"]
     assert aggregate["models"]["reference"]["grades"]["name"]["rates"]["random"]["mean"] == 1.0
+
+
+def test_only_selected_cases_are_generated(pytester: pytest.Pytester, small_suite: Path, cache_dir: Path,
+                                           tmp_path: Path) -> None:
+    """-k deselection happens before generation: a paid model is asked only for what will run."""
+    store = tmp_path / "store"
+    result = run(pytester, small_suite, store, "--alias-model=fake", "--alias-samples=1", "--alias-grade=parse",
+                 "--alias-no-fail", "-k", "barrier and original")
+    result.assert_outcomes(passed=1, deselected=7)
+    entries = list((store / "generations").glob("*/*.json"))
+    assert len(entries) == 1
