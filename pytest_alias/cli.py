@@ -288,18 +288,27 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return 0 if result.passed else 1
 
 
+def _validation_progress(task: Any) -> None:
+    """One stderr line per validated task, so a long validation shows where it is."""
+    wrong = sum(1 for c in task.cases if c.control != "self" and not c.correct)
+    state = "left out" if not task.eligible else ("covered" if task.covered else "not covered")
+    print(f"{task.task_id}: {state}, {len(task.cases)} cases, {wrong} wrong, {task.seconds:.0f} s",
+          file=sys.stderr, flush=True)
+
+
 def cmd_validate_grader(args: argparse.Namespace) -> int:
     """Table J.1 for a suite; exit 0 when no positive control of a covered task fails and no mutant passes."""
     from .grading.validation import ModeUnavailable, validate_grader
     from .tasks.suites import load_suite
 
-    if args.workers < 1 or args.mutant_limit < 0:
-        raise UserError("--workers must be at least 1 and --mutant-limit at least 0")
+    if args.workers < 1 or args.mutant_limit < 0 or (args.max_states is not None and args.max_states < 0):
+        raise UserError("--workers must be at least 1, --mutant-limit and --max-states at least 0")
     tasks = load_suite(args.suite)
     try:
         table = validate_grader(tasks, tools=_tools(args), mode=args.mode, workers=args.workers, seed=args.seed,
                                 mutant_limit=args.mutant_limit, timeout=args.timeout,
-                                mutant_timeout=args.mutant_timeout)
+                                mutant_timeout=args.mutant_timeout, max_states=args.max_states,
+                                progress=_validation_progress if args.progress else None)
     except ModeUnavailable as exc:
         raise UserError(str(exc)) from None
     if args.json:
@@ -379,6 +388,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--timeout", type=float, default=120.0, help="time limit per TLC run of a grade (default 120)")
     validate.add_argument("--mutant-timeout", type=float, default=60.0,
                           help="time limit per TLC run deciding whether a mutant is kept (default 60)")
+    validate.add_argument("--max-states", type=int, default=None,
+                          help="leave out tasks whose reference has more distinct states (default: none left out)")
+    validate.add_argument("--progress", action="store_true", help="print one line per task to stderr as it ends")
     validate.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     validate.add_argument("--json", action="store_true", help="print one JSON object with per-task details")
     validate.set_defaults(handler=cmd_validate_grader)

@@ -35,6 +35,9 @@ from .tlc_reason import tlc_reason
 MAX_LAUNCHES = 6
 #: Constant mappings whose state graph is dumped at most (each costs one launch).
 MAX_GRAPH_RUNS = 3
+#: Reachable states of R above which its graph is not dumped (the paper search runs instead): a dump
+#: and its Python match grow with the graph, while the paper search's TLC checks do not dump.
+MAX_GRAPH_STATES = 20_000
 #: Sections of R's cfg that a graph dump of G cannot reproduce without a variable mapping.
 _NEEDS_MAPPING = ("CONSTRAINT", "ACTION_CONSTRAINT", "SYMMETRY", "VIEW")
 #: Sections dropped for a graph dump: the dump is about reachable states, not about properties.
@@ -67,10 +70,18 @@ def fallback_reason(ref_cfg: Cfg) -> str | None:
 
 def reference_graph(tools: TlaTools, condition: Condition, ref_cfg: Cfg,
                     timeout: float) -> tuple[StateGraph | None, str | None]:
-    """R's reachable state graph (the same spec text for every output, so the run cache keeps it)."""
-    cfg = render_cfg(ref_cfg.without(*_NOT_FOR_DUMP))
-    result, graph = tools.state_graph(SpecFiles(condition.main, dict(condition.module_map), cfg),
-                                      deadlock=False, timeout=timeout)
+    """R's reachable state graph (the same spec text for every output, so the run cache keeps it).
+
+    A plain run first counts R's states, so a reference over :data:`MAX_GRAPH_STATES` is never dumped.
+    """
+    spec = SpecFiles(condition.main, dict(condition.module_map), render_cfg(ref_cfg.without(*_NOT_FOR_DUMP)))
+    counted = tools.tlc(spec, deadlock=False, timeout=timeout)
+    if not counted.ok:
+        return None, f"the reference does not finish TLC ({counted.status})"
+    if counted.distinct_states is not None and counted.distinct_states > MAX_GRAPH_STATES:
+        return None, (f"the reference has {counted.distinct_states} distinct states, over the graph limit "
+                      f"of {MAX_GRAPH_STATES}")
+    result, graph = tools.state_graph(spec, deadlock=False, timeout=timeout)
     if not result.ok or graph is None:
         return None, f"the reference's state graph could not be dumped ({result.status})"
     return graph, None

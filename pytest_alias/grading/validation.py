@@ -30,7 +30,7 @@ from collections import Counter
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..cir.conditions import random_condition
 from ..cir.names import random_names
@@ -251,12 +251,15 @@ def _sibling(tools: TlaTools) -> TlaTools:
 
 
 def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "paper", seed: int = 0,
-                  mutant_limit: int = 40, timeout: float = 120.0, mutant_timeout: float = 60.0) -> TaskValidation:
+                  mutant_limit: int = 40, timeout: float = 120.0, mutant_timeout: float = 60.0,
+                  max_states: int | None = None) -> TaskValidation:
     """Grade every control of ``task`` (see the module docstring); never raises for a task's content.
 
     ``timeout`` bounds each TLC run of a grade and of the operator-renamed copy's check;
     ``mutant_timeout`` bounds each TLC run that decides whether a mutant is kept (a mutant whose
-    state space became infinite runs until then and is not kept).
+    state space became infinite runs until then and is not kept). A task whose reference has more
+    than ``max_states`` distinct states (or does not finish TLC within ``timeout``) is left out as not
+    eligible, with the reason in its notes.
     """
     started = time.perf_counter()
     own = _sibling(tools or default_tools())
@@ -265,6 +268,12 @@ def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "pap
     if task.cfg is None:
         return TaskValidation(task.id, False, (), {"eligible": "task has no TLC configuration"})
     try:
+        if max_states is not None:
+            distinct = reference_distinct(task.module_map, task.main, task.cfg, own, timeout)
+            if distinct is None or distinct > max_states:
+                size = "does not finish TLC" if distinct is None else f"has {distinct} distinct states"
+                notes["eligible"] = f"the reference {size}, over --max-states {max_states}"
+                return TaskValidation(task.id, False, (), notes, dict(own.launches), time.perf_counter() - started)
         _run_controls(task, own, mode, seed, mutant_limit, timeout, mutant_timeout, cases, notes)
     except ModeUnavailable:
         raise
@@ -381,8 +390,10 @@ class ValidationTable:
     def _summary(self) -> list[str]:
         eligible = [t for t in self.tasks if t.eligible]
         skipped = Counter(t.notes["operator_renamed"] for t in eligible if "operator_renamed" in t.notes)
-        lines = [f"{len(eligible)}/{len(self.tasks)} tasks eligible (with a cfg); "
+        lines = [f"{len(eligible)}/{len(self.tasks)} tasks eligible; "
                  f"{sum(t.covered for t in eligible)} covered (reference passes against itself)."]
+        lines += [f"Left out: {t.task_id}: {t.notes.get('eligible', 'not eligible')}"
+                  for t in self.tasks if not t.eligible]
         if skipped:
             lines.append("Operator-renamed copies left out: "
                          + ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())) + ".")
@@ -412,10 +423,12 @@ class ValidationTable:
 
 def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mode: str = "paper",
                     workers: int = 2, seed: int = 0, mutant_limit: int = 40,
-                    timeout: float = 120.0, mutant_timeout: float = 60.0) -> ValidationTable:
+                    timeout: float = 120.0, mutant_timeout: float = 60.0, max_states: int | None = None,
+                    progress: Callable[[TaskValidation], None] | None = None) -> ValidationTable:
     """Table J.1 for ``tasks``: every task's controls, ``workers`` tasks at a time (threads).
 
-    Raises :class:`ModeUnavailable` before any work when the behavior grade lacks ``mode``.
+    ``max_states`` leaves out tasks whose reference is larger (see :func:`validate_task`);
+    ``progress`` is called with each task's result as soon as it is done. Raises :class:`ModeUnavailable` before any work when the behavior grade lacks ``mode``.
     """
     if mode not in available_modes():
         raise ModeUnavailable(f"behavior mode {mode!r} is not available yet "
@@ -424,8 +437,11 @@ def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mod
     tools = tools or default_tools()
 
     def one(task: Task) -> TaskValidation:
-        return validate_task(task, tools=tools, mode=mode, seed=seed, mutant_limit=mutant_limit, timeout=timeout,
-                             mutant_timeout=mutant_timeout)
+        result = validate_task(task, tools=tools, mode=mode, seed=seed, mutant_limit=mutant_limit,
+                               timeout=timeout, mutant_timeout=mutant_timeout, max_states=max_states)
+        if progress is not None:
+            progress(result)
+        return result
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         results = tuple(pool.map(one, tasks))

@@ -174,3 +174,17 @@ def test_extra_variable_fails_before_any_dump(tasks: dict[str, Task]) -> None:
     result = grade_behavior(extra, condition, timeout=60, mode="extended")
     assert not result.passed
     assert "variable" in result.reason and "mapping" in result.reason
+
+
+def test_reference_over_the_graph_limit_falls_back_to_the_paper_search(tasks: dict[str, Task],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import pytest_alias.grading.extended as extended
+
+    monkeypatch.setattr(extended, "MAX_GRAPH_STATES", 5)  # die-hard has 27 reachable states
+    condition = tasks["die-hard"].original()
+    graph, why = reference_graph(default_tools(), condition, parse_cfg(condition.cfg or ""), 60)
+    assert graph is None and why is not None and "27 distinct states" in why and "limit of 5" in why
+    result = grade_behavior(reference(condition), condition, timeout=60, mode="extended")
+    assert result.passed, result.reason
+    assert result.details["mode"] == "extended"
+    assert "graph limit" in result.details["fallback"]

@@ -96,3 +96,17 @@ def test_a_grader_crash_is_a_failing_verdict(tasks: dict[str, Task], tools, monk
     monkeypatch.setattr(validation, "_grade", boom)
     result = guarded_grade("---- MODULE A ----\n====\n", tasks["hour-clock"].original(), "name", tools=tools)
     assert not result.passed and "kaboom" in result.reason and result.details["stage"] == "error"
+
+
+def test_max_states_leaves_large_references_out_with_the_reason(tasks: dict[str, Task], tools) -> None:
+    seen = []
+    table = validate_grader([tasks["die-hard"], tasks["hour-clock"]], tools=tools, workers=1, mutant_limit=0,
+                            timeout=60, max_states=12, progress=seen.append)
+    by_id = {t.task_id: t for t in table.tasks}
+    assert not by_id["die-hard"].eligible and not by_id["die-hard"].cases
+    assert "27 distinct states, over --max-states 12" in by_id["die-hard"].notes["eligible"]
+    assert by_id["hour-clock"].eligible and by_id["hour-clock"].covered
+    assert sorted(t.task_id for t in seen) == ["die-hard", "hour-clock"]
+    rows = {row.control: row for row in table.rows()}
+    assert (rows["self"].n, rows["self"].passed) == (1, 1)
+    assert "Left out: die-hard: the reference has 27 distinct states" in table.to_text()
