@@ -103,7 +103,7 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     gen_main = staging.spec.main
     gen_text = staging.spec.modules[gen_main]
     details["stage"] = "spec"
-    formula = spec_formula(gen_text, gen_main, ref_cfg.specification)
+    formula = spec_formula(staging.spec.modules, gen_main, ref_cfg.specification)
     if formula is None:
         return verdict(False, "output has no spec formula (Init /\\ [][Next]_v) nor Init and Next operators")
     details["spec_formula"] = formula.name or "INIT Init NEXT Next"

@@ -10,7 +10,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ..tla.syntax import parse_module
+from ..tla.syntax import ModuleSyntax, parse_module
 
 #: How many mappings the paper's search tries at most.
 PAPER_LIMIT = 60
@@ -57,10 +57,10 @@ class NameMapping:
         return "{" + ", ".join(pairs) + "}"
 
 
-def declared(modules: Mapping[str, str], main: str) -> Declared:
-    """What ``main`` declares, following EXTENDS into the other staged ``modules`` (not standard ones)."""
-    variables: dict[str, None] = {}
-    constants: dict[str, None] = {}
+def extended_syntaxes(modules: Mapping[str, str], main: str) -> list[ModuleSyntax]:
+    """``main`` then the staged ``modules`` it EXTENDS, transitively, breadth first (standard modules,
+    which are not staged, are skipped): the modules whose declarations and definitions ``main`` sees."""
+    found: list[ModuleSyntax] = []
     seen: set[str] = set()
     pending = [main]
     while pending:
@@ -69,9 +69,18 @@ def declared(modules: Mapping[str, str], main: str) -> Declared:
             continue
         seen.add(name)
         syntax = parse_module(modules[name], name)
+        found.append(syntax)
+        pending.extend(syntax.extends)
+    return found
+
+
+def declared(modules: Mapping[str, str], main: str) -> Declared:
+    """What ``main`` declares, following EXTENDS into the other staged ``modules`` (not standard ones)."""
+    variables: dict[str, None] = {}
+    constants: dict[str, None] = {}
+    for syntax in extended_syntaxes(modules, main):
         variables.update((d.name, None) for d in syntax.variables)
         constants.update((d.name, None) for d in syntax.constants)
-        pending.extend(syntax.extends)
     return Declared(tuple(variables), tuple(constants))
 
 

@@ -16,8 +16,8 @@ from typing import Mapping
 
 from ..tla.cfg import Cfg, ConstantsSection, NamesSection, render_cfg
 from ..tla.specfiles import SpecFiles
-from ..tla.syntax import ModuleSyntax, parse_module
-from .mapping import Declared, NameMapping
+from ..tla.syntax import ModuleSyntax
+from .mapping import Declared, NameMapping, extended_syntaxes
 
 _HEADER = re.compile(r"(-{4,}[ \t]*MODULE[ \t\r\n]+)(\w+)")
 _FOOTER = re.compile(r"^={4,}[ \t]*$", re.M)
@@ -158,14 +158,17 @@ def _body(syntax: ModuleSyntax, name: str) -> tuple[str, int, int] | None:
     return source.decode("utf-8", "replace"), len(prefix), len(whole)
 
 
-def spec_formula(gen_text: str, gen_name: str, cfg_spec: str | None) -> SpecFormula | None:
+def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None) -> SpecFormula | None:
     """G's spec formula (appendix H): the cfg's SPECIFICATION name if G defines it, else ``Spec``,
-    else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators."""
-    syntax = parse_module(gen_text, gen_name)
-    defined = [d.name for d in syntax.definitions if d.scope == "module"]
+    else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators.
+
+    G's definitions include those of the staged ``modules`` it EXTENDS (its own come first), so an
+    output that extends a provided module may take its spec formula from there."""
+    syntaxes = extended_syntaxes(modules, gen_name)
+    defined = [d.name for syntax in syntaxes for d in syntax.definitions if d.scope == "module"]
     candidates = [n for n in (cfg_spec, "Spec") if n] + defined
     for name in dict.fromkeys(candidates):
-        body = _body(syntax, name)
+        body = next((b for syntax in syntaxes if (b := _body(syntax, name)) is not None), None)
         if body is None:
             continue
         split = _split_formula(*body)

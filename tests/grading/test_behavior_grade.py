@@ -172,7 +172,7 @@ Behaviors ==
     /\\ [][Go]_<<x, y>>
 ====
 """
-    formula = spec_formula(text, "M", None)
+    formula = spec_formula({"M": text}, "M", None)
     assert formula is not None and formula.name == "Behaviors"
     assert formula.next.strip() == "Go"
     lines = [line for line in formula.init.splitlines() if line.strip()]
@@ -198,3 +198,18 @@ Spec ==
 """
     result = grade_behavior(output, condition, timeout=60)
     assert result.passed, result.reason
+
+
+def test_spec_formula_is_found_in_an_extended_module() -> None:
+    base = """---- MODULE Base ----
+VARIABLE x
+Start == x = 0
+Step == x' = 1 - x
+Behaviors == Start /\\ [][Step]_x
+====
+"""
+    main = "---- MODULE Top ----\nEXTENDS Base\nTwice == x' = x\n====\n"
+    formula = spec_formula({"Top": main, "Base": base}, "Top", "Behaviors")
+    assert formula is not None and (formula.name, formula.init.strip(), formula.next.strip()) == (
+        "Behaviors", "Start", "Step")
+    assert spec_formula({"Top": main}, "Top", "Behaviors") is None  # Base not staged: nothing to find
