@@ -9,8 +9,9 @@ constants onto G's, both refinement checks pass (see :mod:`.refinement`):
 Mappings come from :func:`.mapping.paper_mappings` (identical names first, at most 60). Deadlock is
 not checked: refinement is about behaviors. R's cfg constant values apply to both runs.
 
-Paper mode does not do the control-label handling of appendix I: a reference whose labels G names
-differently fails there. ``mode="extended"`` (see :mod:`.extended`) replaces the mapping search by an
+Control labels (appendix I): when R has control-label variables (PlusCal's ``pc``, see
+:mod:`.labels`) and no mapping passes, both modes compare the two reachable state graphs projected
+on R's data variables, which must accept the same sequences of observable states. ``mode="extended"`` (see :mod:`.extended`) replaces the mapping search by an
 exact match of the two reachable state graphs, with value encodings (PlusCal labels renamed,
 TRUE/FALSE for 1/0) confirmed through the INSTANCE substitutions, at a fixed number of TLC launches.
 """
@@ -26,7 +27,9 @@ from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
 from .bind import CfgBinding
-from .extended import ExtendedInputs, extended_search, fallback_reason, reference_graph
+from .extended import (ExtendedInputs, extended_search, fallback_reason, on_data_variables, output_graph,
+                       reference_graph)
+from .labels import label_variables
 from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
@@ -117,6 +120,11 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
 
     ref_decl = declared(condition.module_map, condition.main)
     gen_decl = declared(staging.spec.modules, gen_main)
+    labels = label_variables(condition.module_map, condition.main)
+    if labels:
+        details["control_labels"] = list(labels)
+    inputs = ExtendedInputs(condition, staging.spec, staged, gen_module, formula, ref_module, ref_decl, gen_decl,
+                            ref_cfg, prefix, labels)
     if mode == "extended":
         # Extended mode needs R's state graph; where it cannot have it, the paper search runs instead.
         fallback = fallback_reason(ref_cfg)
@@ -124,17 +132,34 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
         if fallback is None:
             ref_graph, fallback = reference_graph(tools, condition, ref_cfg, timeout)
         if ref_graph is not None:
-            inputs = ExtendedInputs(condition, staging.spec, staged, gen_module, formula, ref_module, ref_decl,
-                                    gen_decl, ref_cfg, prefix)
             return extended_search(tools, inputs, ref_graph, timeout, deadline, details, verdict)
         details["fallback"] = f"paper search: {fallback}"
     mappings, why_none = paper_mappings(ref_decl, gen_decl)
     details["stage"] = "mapping"
-    if not mappings:
-        return verdict(False, why_none or "no mapping to try")
-    details["mappings_available"] = len(mappings)
-    return _search(tools, staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mappings, prefix,
-                   timeout, deadline, details, verdict)
+    if mappings:
+        details["mappings_available"] = len(mappings)
+        result = _search(tools, staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mappings, prefix,
+                         timeout, deadline, details, verdict)
+    else:
+        result = verdict(False, why_none or "no mapping to try")
+    if result.passed or not labels:
+        return result
+    return _labels_last_resort(tools, inputs, result.reason or "no mapping passed", timeout, details, verdict)
+
+
+def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, timeout: float,
+                        details: dict[str, Any], verdict: Callable[[bool, str | None], GradeResult]) -> GradeResult:
+    """Appendix I after the paper search failed on a reference with control labels: compare the two
+    state graphs on the data variables (see :func:`.extended.on_data_variables`)."""
+    ref_graph, why = reference_graph(tools, inputs.condition, inputs.ref_cfg, timeout)
+    gen_graph = None
+    if ref_graph is not None:
+        gen_graph, why = output_graph(tools, inputs, timeout)
+    if ref_graph is None or gen_graph is None:
+        details["data_variables"] = {"labels": list(inputs.labels), "skipped": why}
+        return verdict(False, f"{failure}; not compared on the data variables: {why}")
+    passed, reason = on_data_variables(inputs, ref_graph, gen_graph, failure, details)
+    return verdict(passed, reason)
 
 
 def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFormula, ref_module: str,

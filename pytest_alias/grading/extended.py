@@ -26,6 +26,7 @@ from ..tla.syntax import parse_module
 from .bind import CfgBinding
 from .encoding import describe, forward_expression, reverse_expression
 from .graphmatch import GraphMatch, match_graphs
+from .labels import data_mappings, trace_equivalent
 from .mapping import Declared, NameMapping, _ranked
 from .refinement import Check, SpecFormula, forward_check, gen_constants_cfg, reverse_check
 from .result import GradeResult
@@ -60,6 +61,7 @@ class ExtendedInputs:
     gen_decl: Declared
     ref_cfg: Cfg
     prefix: str
+    labels: tuple[str, ...] = ()  # R's control-label variables (appendix I)
 
 
 def fallback_reason(ref_cfg: Cfg) -> str | None:
@@ -109,6 +111,40 @@ def _constant_mappings(inputs: ExtendedInputs, derived: tuple[str, ...]) -> tupl
     if ranked and all(r == g for r, g in ranked[0]):
         return ranked[:1], None  # the output kept the names: other constant mappings are guesses
     return ranked[:MAX_GRAPH_RUNS], None
+
+
+def output_graph(tools: TlaTools, inputs: ExtendedInputs, timeout: float) -> tuple[StateGraph | None, str | None]:
+    """G's reachable state graph under the closest constant mapping (for the paper search's fallback)."""
+    derived = _derived_constants(inputs)
+    options, why = _constant_mappings(inputs, derived)
+    if not options:
+        return None, why
+    result, graph = tools.state_graph(_gen_graph_spec(inputs, options[0], derived), deadlock=False, timeout=timeout)
+    if not result.ok or graph is None:
+        return None, f"the output's state graph could not be dumped: {tlc_reason(result, CfgBinding(''), timeout) or result.status}"
+    return graph, None
+
+
+def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: StateGraph, failure: str,
+                      details: dict[str, Any]) -> tuple[bool, str | None]:
+    """Appendix I's last resort for a reference with control-label variables: the two graphs projected
+    on R's data variables (and the output variables taking the same values) must accept the same
+    sequences of observable states. Returns the verdict and, on failure, ``failure`` with why."""
+    ref_data = [v for v in inputs.ref_decl.variables if v not in inputs.labels]
+    tried: list[dict[str, Any]] = []
+    details["data_variables"] = {"labels": list(inputs.labels), "tried": tried}
+    first: str | None = None
+    for choice in data_mappings(ref_graph, gen_graph, ref_data):
+        outcome = trace_equivalent(ref_graph, gen_graph, ref_data, choice)
+        tried.append({"mapping": dict(zip(ref_data, choice)), "equivalent": outcome.equivalent,
+                      "pairs": outcome.pairs})
+        if outcome.equivalent:
+            details.update(stage="data-variables", mapping={"variables": dict(zip(ref_data, choice)),
+                                                            "constants": {}})
+            return True, None
+        first = first or outcome.reason
+    why = first or "no output variables take the values of the reference's data variables " + ", ".join(ref_data)
+    return False, f"{failure}; compared on the data variables (control labels {', '.join(inputs.labels)} left out): {why}"
 
 
 def _gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ...],
@@ -176,8 +212,15 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
     details["graphs"] = {"reference": _sizes(ref_graph)}
     if len(inputs.ref_decl.variables) != len(inputs.gen_decl.variables):
         details["stage"] = "mapping"
-        return done(False, f"output declares {len(inputs.gen_decl.variables)} variable(s), the reference "
-                           f"{len(inputs.ref_decl.variables)}: no one-to-one mapping")
+        reason = (f"output declares {len(inputs.gen_decl.variables)} variable(s), the reference "
+                  f"{len(inputs.ref_decl.variables)}: no one-to-one mapping")
+        if not inputs.labels:
+            return done(False, reason)
+        # Control labels may take other variables in G (or none): only the data variables must match.
+        gen_graph, why = output_graph(tools, inputs, min(timeout, max(1.0, deadline - time.perf_counter())))
+        if gen_graph is None:
+            return done(False, f"{reason}; not compared on the data variables: {why}")
+        return done(*on_data_variables(inputs, ref_graph, gen_graph, reason, details))
     derived = _derived_constants(inputs)
     if derived:
         details["derived_constants"] = list(derived)
@@ -189,6 +232,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
     attempts: list[dict[str, Any]] = []
     details["attempts"] = attempts
     first_failure: str | None = None
+    first_graph: tuple[tuple[tuple[str, str], ...], StateGraph] | None = None
     for constants in constant_options:
         # A dump plus both checks must still fit the launch budget.
         if used() + 3 > budget or time.perf_counter() > deadline:
@@ -204,6 +248,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
             first_failure = first_failure or f"the output's state graph could not be dumped: {why}"
             continue
         details["graphs"]["output"] = _sizes(gen_graph)
+        first_graph = first_graph or (constants, gen_graph)
         outcome = match_graphs(ref_graph, gen_graph)
         attempt["graph_candidates"] = outcome.candidates
         if not outcome.matches:
@@ -220,7 +265,11 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
                 return done(True, None)
             first_failure = first_failure or reason
     details["stage"] = "tlc" if any("forward" in a for a in attempts) else "graph"
-    return done(False, first_failure or "no mapping could be tried within the launch budget")
+    reason = first_failure or "no mapping could be tried within the launch budget"
+    if inputs.labels and first_graph is not None:
+        passed, reason = on_data_variables(inputs, ref_graph, first_graph[1], reason, details)
+        return done(passed, reason)
+    return done(False, reason)
 
 
 def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[str, str], ...],
