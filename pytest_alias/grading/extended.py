@@ -27,7 +27,7 @@ from .bind import CfgBinding
 from .encoding import describe, forward_expression, reverse_expression
 from .graphmatch import GraphMatch, match_graphs
 from .labels import data_mappings, trace_equivalent
-from .mapping import Declared, NameMapping, _ranked
+from .mapping import Declared, NameMapping, ranked_bijections
 from .refinement import Check, SpecFormula, forward_check, gen_constants_cfg, reverse_check
 from .result import GradeResult
 from .tlc_reason import tlc_reason
@@ -107,7 +107,7 @@ def _constant_mappings(inputs: ExtendedInputs, derived: tuple[str, ...]) -> tupl
     if len(ref) != len(gen):
         return [], (f"output declares {len(gen)} constant(s) the reference's {len(ref)} can map to "
                     f"(constants it defines instead: {', '.join(derived) or 'none'}): no one-to-one mapping")
-    ranked = _ranked(tuple(ref), tuple(gen))
+    ranked = ranked_bijections(tuple(ref), tuple(gen))
     if ranked and all(r == g for r, g in ranked[0]):
         return ranked[:1], None  # the output kept the names: other constant mappings are guesses
     return ranked[:MAX_GRAPH_RUNS], None

@@ -84,7 +84,7 @@ def declared(modules: Mapping[str, str], main: str) -> Declared:
     return Declared(tuple(variables), tuple(constants))
 
 
-def _ranked(ref: Sequence[str], gen: Sequence[str]) -> list[tuple[tuple[str, str], ...]]:
+def ranked_bijections(ref: Sequence[str], gen: Sequence[str]) -> list[tuple[tuple[str, str], ...]]:
     """Bijections ref → gen, those keeping more identical names first (stable otherwise)."""
     # Start from the identity-first arrangement, so ties fall to the closest mapping.
     same = [r for r in ref if r in gen]
@@ -107,8 +107,8 @@ def paper_mappings(ref: Declared, gen: Declared, limit: int = PAPER_LIMIT) -> tu
     if len(ref.constants) != len(gen.constants):
         return [], (f"output declares {len(gen.constants)} constant(s), the reference {len(ref.constants)}: "
                     "no one-to-one mapping")
-    var_perms = _ranked(ref.variables, gen.variables)[:limit]
-    const_perms = _ranked(ref.constants, gen.constants)[:limit]
+    var_perms = ranked_bijections(ref.variables, gen.variables)[:limit]
+    const_perms = ranked_bijections(ref.constants, gen.constants)[:limit]
     combined = [NameMapping(v, c) for v, c in itertools.product(var_perms, const_perms)]
     combined.sort(key=lambda m: -m.identical)
     return combined[:limit], None

@@ -24,8 +24,10 @@ different number of distinct reachable states".  We follow that literally: SANY 
 mutant, and TLC runs with the reference cfg *minus* its INVARIANT, PROPERTY and POSTCONDITION
 sections and with deadlock checking off (:func:`behavior_cfg`), so that an invariant violation or a
 deadlock does not stop the search early; the mutant is kept when that run finishes (status ``ok``)
-with a distinct-state count other than the reference's under the same settings.  The paper's count on
-data variables only (for references with control-label variables) is not done here.
+with a distinct-state count other than the reference's under the same settings.  As in the paper, a
+reference with control-label variables (PlusCal's ``pc``, :func:`.labels.label_variables`) has its
+states and its mutants' counted on the data variables only: a mutant that only renames or reorders
+control steps is not kept.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ import tree_sitter
 from ..tla.cfg import CfgError, parse_cfg, render_cfg
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
-from ..tla.syntax import _parse_bytes  # tree-sitter parse of the same grammar that syntax.py uses
+from ..tla.syntax import parse_tree
+from .labels import label_variables
 
 __all__ = [
     "Mutant",
@@ -311,7 +314,7 @@ def generate_mutants(modules: Mapping[str, str], main: str, cfg_text: str | None
     ``limit`` mutants still cover every kind that has any.
     """
     data = modules[main].encode("utf-8")
-    tree = _parse_bytes(data)
+    tree = parse_tree(data)
     module = next((c for c in tree.root_node.named_children if c.type == "module"), None)
     if module is None:
         return []
@@ -372,9 +375,18 @@ def behavior_cfg(cfg_text: str) -> str:
 
 def _distinct(modules: Mapping[str, str], main: str, cfg_text: str, tools: TlaTools,
               timeout: float) -> tuple[str, int | None]:
+    """TLC's status and distinct-state count; for a spec with control-label variables, the count of
+    distinct states projected on the data variables (the state graph is dumped for that)."""
     spec = SpecFiles(main, dict(modules), behavior_cfg(cfg_text))
-    result = tools.tlc(spec, deadlock=False, timeout=timeout)
-    return result.status, result.distinct_states
+    labels = label_variables(modules, main)
+    if not labels:
+        result = tools.tlc(spec, deadlock=False, timeout=timeout)
+        return result.status, result.distinct_states
+    result, graph = tools.state_graph(spec, deadlock=False, timeout=timeout)
+    if not result.ok or graph is None:
+        return result.status, None
+    data = [v for v in graph.variables if v not in labels]
+    return result.status, len({tuple(state[v] for v in data) for state in graph.states.values()})
 
 
 def reference_distinct(modules: Mapping[str, str], main: str, cfg_text: str, tools: TlaTools,

@@ -68,6 +68,7 @@ __all__ = [
     "ModuleSpan",
     "parse_module",
     "parse_modules",
+    "parse_tree",
     "split_modules",
     "pluscal_block",
     "is_identifier",
@@ -602,7 +603,8 @@ def _language() -> tree_sitter.Language:
         return tree_sitter.Language(tree_sitter_tlaplus.language())
 
 
-def _parse_bytes(data: bytes) -> tree_sitter.Tree:
+def parse_tree(data: bytes) -> tree_sitter.Tree:
+    """The raw tree-sitter-tlaplus tree of ``data`` (for edits on node spans, as mutants make)."""
     # A parser per call: parsers are cheap and not thread-safe.
     return tree_sitter.Parser(_language()).parse(data)
 
@@ -1791,7 +1793,7 @@ def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> M
         buf = head + data[lo:hi]
         if not region.complete:
             buf += b"\n====\n"
-    tree = _parse_bytes(buf)
+    tree = parse_tree(buf)
     root = tree.root_node
     module_node = next((c for c in root.named_children
                         if c.type == "module" and c.start_byte >= lo), None)

@@ -19,7 +19,7 @@ from pytest_alias.tasks.model import Task
 from pytest_alias.tasks.suites import load_suite
 from pytest_alias.tla.cfg import parse_cfg
 from pytest_alias.tla.runner import TlaTools, default_tools
-from pytest_alias.tla.specfiles import strip_comments
+from pytest_alias.tla.specfiles import SpecFiles, strip_comments
 from pytest_alias.tla.syntax import parse_module
 
 TASKS = ["hour-clock", "barrier", "traffic-light"]
@@ -149,3 +149,16 @@ def test_traffic_light_selection(tasks: dict[str, Task], tools: TlaTools) -> Non
     assert checks["Next: delete disjunct ToRed(r)"].reason == "same_states"
     assert checks["Next: delete disjunct ToGreen(r)"].kept
     assert all(c.distinct != ref for c in checks.values() if c.kept)
+
+
+def test_a_reference_with_control_labels_is_counted_on_its_data_variables(tasks: dict[str, Task],
+                                                                          tools: TlaTools) -> None:
+    task = tasks["racy-counter"]
+    full = tools.tlc(SpecFiles(task.main, dict(task.module_map), behavior_cfg(task.cfg or "")), deadlock=False)
+    on_data = reference_distinct(task.module_map, task.main, task.cfg or "", tools)
+    assert full.ok and full.distinct_states is not None and on_data is not None
+    assert on_data < full.distinct_states  # states that differ only in pc count once
+    # A mutant that only renames a label everywhere keeps the data behavior: not kept.
+    text = task.module_map[task.main].replace('"read"', '"fetch"')
+    relabeled = Mutant("init_string", "relabel", {**dict(task.module_map), task.main: text}, 1, task.main, task.cfg)
+    assert check_mutant(relabeled, on_data, tools).reason == "same_states"
