@@ -6,12 +6,12 @@ A record is plain JSON data, so it crosses from a pytest-xdist worker to the con
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from . import __version__
 from .cases import Case
 from .cir.analysis import hidden_names
-from .grading.result import GradeResult
+from .grading.validation import guarded_grade
 from .tla.runner import TlaTools
 
 GRADE_CHOICES = ("parse", "name", "behavior", "all")
@@ -32,21 +32,6 @@ def applicable_grades(case: Case, grades: Sequence[str]) -> list[str]:
     return [grade for grade in grades if grade == "parse" or case.condition.cfg is not None]
 
 
-def _grader(grade: str) -> Callable[..., GradeResult]:
-    if grade == "parse":
-        from .grading.parse_grade import grade_parse
-
-        return lambda text, condition, tools, timeout, mode: grade_parse(text, condition, tools)
-    if grade == "name":
-        from .grading.name_grade import grade_name
-
-        return lambda text, condition, tools, timeout, mode: grade_name(text, condition, tools, timeout=timeout)
-    from .grading.behavior import grade_behavior
-
-    return lambda text, condition, tools, timeout, mode: grade_behavior(text, condition, tools, timeout=timeout,
-                                                                        mode=mode)
-
-
 def _similarity(output: str, reference: str) -> dict[str, float] | None:
     try:
         from .grading.similarity import similarity
@@ -65,13 +50,10 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
     start = time.perf_counter()
     results: dict[str, dict[str, Any]] = {}
     for grade in grades:
-        try:
-            result = _grader(grade)(output, case.condition, tools, timeout, mode)
-            results[grade] = {"passed": result.passed, "reason": result.reason, "seconds": round(result.seconds, 3),
-                              "details": _small(result.details)}
-        except Exception as exc:  # a grader bug is a failing grade with its reason, never a lost record
-            results[grade] = {"passed": False, "reason": f"grader error: {type(exc).__name__}: {exc}", "seconds": 0.0,
-                              "details": {}}
+        # guarded: an output that could write files fails unrun, and a grader error is a failing grade
+        result = guarded_grade(output, case.condition, grade, mode=mode, tools=tools, timeout=timeout)
+        results[grade] = {"passed": result.passed, "reason": result.reason, "seconds": round(result.seconds, 3),
+                          "details": _small(result.details)}
     hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
     from .tla.toolchain import find_jar
 

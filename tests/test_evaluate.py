@@ -1,0 +1,37 @@
+"""One case's record: every grade through the guarded grader, so nothing an output does escapes."""
+
+from __future__ import annotations
+
+from pytest_alias.cases import Case
+from pytest_alias.evaluate import evaluate
+from pytest_alias.tasks.suites import load_suite
+
+WRITER = """---- MODULE HourClock ----
+EXTENDS Naturals, IOUtils
+VARIABLE hr
+Init == hr = 1 /\\ IOExec(<<"touch", "/tmp/alias-should-not-exist">>).exitValue = 0
+Next == hr' = IF hr = 12 THEN 1 ELSE hr + 1
+Spec == Init /\\ [][Next]_hr
+====
+"""
+
+
+def test_an_output_that_could_write_files_fails_every_grade_unrun(tools) -> None:
+    task = next(t for t in load_suite("builtin") if t.id == "hour-clock")
+    case = Case(task, task.original(), 0, "replay")
+    before = sum(tools.launches.values())
+    record = evaluate(case, WRITER, ["parse", "name", "behavior"], tools=tools, timeout=30, mode="extended")
+    assert sum(tools.launches.values()) == before  # no SANY, no TLC
+    for grade in ("parse", "name", "behavior"):
+        outcome = record["grades"][grade]
+        assert outcome["passed"] is False
+        assert "imports IOUtils" in outcome["reason"] and outcome["details"]["stage"] == "guard"
+
+
+def test_a_reference_output_passes_every_grade(tools) -> None:
+    task = next(t for t in load_suite("builtin") if t.id == "hour-clock")
+    condition = task.original()
+    record = evaluate(Case(task, condition, 0, "reference"), condition.module_map[condition.main],
+                      ["parse", "name", "behavior"], tools=tools, timeout=60, mode="paper")
+    assert all(record["grades"][g]["passed"] for g in ("parse", "name", "behavior")), record["grades"]
+    assert record["similarity"] == {"bleu4": 100.0, "rouge_l": 100.0}  # percent, as the paper reports them
