@@ -233,6 +233,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
     details["attempts"] = attempts
     first_failure: str | None = None
     first_graph: tuple[tuple[tuple[str, str], ...], StateGraph] | None = None
+    matched = False  # some graph match was confirmed by TLC or refuted by it
     for constants in constant_options:
         # A dump plus both checks must still fit the launch budget.
         if used() + 3 > budget or time.perf_counter() > deadline:
@@ -251,6 +252,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
         first_graph = first_graph or (constants, gen_graph)
         outcome = match_graphs(ref_graph, gen_graph)
         attempt["graph_candidates"] = outcome.candidates
+        matched = matched or bool(outcome.matches)
         if not outcome.matches:
             attempt["reason"] = outcome.why
             first_failure = first_failure or f"state graphs differ: {outcome.why}"
@@ -266,7 +268,9 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
             first_failure = first_failure or reason
     details["stage"] = "tlc" if any("forward" in a for a in attempts) else "graph"
     reason = first_failure or "no mapping could be tried within the launch budget"
-    if inputs.labels and first_graph is not None:
+    # The data-variable comparison is for control steps the graphs cannot pair. Where the graphs did
+    # match, TLC's verdict on that match (a liveness property, an invariant) stands.
+    if inputs.labels and first_graph is not None and not matched:
         passed, reason = on_data_variables(inputs, ref_graph, first_graph[1], reason, details)
         return done(passed, reason)
     return done(False, reason)

@@ -132,3 +132,16 @@ def test_renamed_labels_pass_the_paper_mode_on_the_data_variables(tasks: dict[st
     result = grade_behavior(output, condition, timeout=60, mode="paper")
     assert result.passed, result.reason
     assert result.details["stage"] == "data-variables" and result.details["control_labels"] == ["pc"]
+
+
+def test_a_graph_match_refuted_by_tlc_is_not_rescued_by_the_data_variables(tasks: dict[str, Task]) -> None:
+    condition = tasks["racy-counter"].original()
+    output = (reference(condition).replace('"read"', '"fetch"')
+              .replace("        /\\ \\A self \\in 1..N : WF_vars(Worker(self))", "        /\\ TRUE"))
+    assert output.count('"fetch"') >= 2 and "WF_vars" not in output
+    extended = grade_behavior(output, condition, timeout=60, mode="extended")
+    assert not extended.passed and "Termination" in (extended.reason or "")
+    assert "data_variables" not in extended.details
+    # The paper's grader compares on the data variables whenever no mapping passes (appendix I).
+    paper = grade_behavior(output, condition, timeout=60, mode="paper")
+    assert paper.passed and paper.details["stage"] == "data-variables"
