@@ -11,7 +11,10 @@ not checked: refinement is about behaviors. R's cfg constant values apply to bot
 
 Control labels (appendix I): when R has control-label variables (PlusCal's ``pc``, see
 :mod:`.labels`) and no mapping passes, both modes compare the two reachable state graphs projected
-on R's data variables, which must accept the same sequences of observable states. ``mode="extended"`` (see :mod:`.extended`) replaces the mapping search by an
+on R's data variables, which must accept the same sequences of observable states. (The paper first
+tries bijections between label strings; paper mode skips them, since any output that passes under
+such a bijection has R's data projection and so passes the comparison anyway: the verdict is the
+same.) ``mode="extended"`` (see :mod:`.extended`) replaces the mapping search by an
 exact match of the two reachable state graphs, with value encodings (PlusCal labels renamed,
 TRUE/FALSE for 1/0) confirmed through the INSTANCE substitutions, at a fixed number of TLC launches.
 """
