@@ -38,11 +38,13 @@ from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
 from .parse_grade import sany_reason, staged_output
 from .refinement import (Check, SpecFormula, forward_check, renamed_module, reverse_check, short_hash,
-                         spec_formula)
+                         spec_formula, unconstrained_variables)
 from .result import GradeResult
 from .tlc_reason import tlc_reason
 
 MODES = ("paper", "extended")
+#: TLC statuses that say the behaviors differ (rather than that a mapping did not type-check).
+_VIOLATIONS = frozenset({"invariant_violation", "property_violation", "deadlock", "assumption_failure"})
 #: How many attempts a result's details keep.
 MAX_ATTEMPTS_KEPT = 10
 
@@ -129,6 +131,13 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     inputs = ExtendedInputs(condition, staging.spec, staged, gen_module, formula, ref_module, ref_decl, gen_decl,
                             ref_cfg, prefix, labels)
     if mode == "extended":
+        free = unconstrained_variables(staging.spec.modules, gen_main, formula, gen_decl.variables)
+        if free:
+            details["stage"] = "spec"
+            return verdict(False, f"the output's spec formula {formula.name} has subscript {formula.subscript.strip()}, "
+                                  f"which leaves {', '.join(free)} free: a step that keeps the subscript may change "
+                                  f"{'it' if len(free) == 1 else 'them'} arbitrarily (TLC, which runs only Next, "
+                                  "never explores such steps)")
         # Extended mode needs R's state graph; where it cannot have it, the paper search runs instead.
         fallback = fallback_reason(ref_cfg)
         ref_graph = None
@@ -155,13 +164,13 @@ def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, t
     """Appendix I after the paper search failed on a reference with control labels: compare the two
     state graphs on the data variables (see :func:`.extended.on_data_variables`)."""
     ref_graph, why = reference_graph(tools, inputs.condition, inputs.ref_cfg, timeout)
-    gen_graph = None
+    gen_graph, constants = None, ()
     if ref_graph is not None:
-        gen_graph, why = output_graph(tools, inputs, timeout)
+        gen_graph, constants, why = output_graph(tools, inputs, timeout)
     if ref_graph is None or gen_graph is None:
         details["data_variables"] = {"labels": list(inputs.labels), "skipped": why}
         return verdict(False, f"{failure}; not compared on the data variables: {why}")
-    passed, reason = on_data_variables(inputs, ref_graph, gen_graph, failure, details)
+    passed, reason = on_data_variables(inputs, ref_graph, gen_graph, constants, failure, details)
     return verdict(passed, reason)
 
 
@@ -174,11 +183,14 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
     details.update(stage="tlc", attempts=attempts)
     first_failure: str | None = None
     reverse_failure: str | None = None  # a mapping whose forward check passed explains best
+    # Next best: a mapping under which TLC found a violation, rather than an evaluation error that an
+    # ill-typed mapping (a set variable standing for a number) causes.
+    violation_failure: str | None = None
     for tried, mapping in enumerate(mappings, 1):
         left = deadline - time.perf_counter()
         if left <= 1:
             details["mappings_tried"] = tried - 1
-            reason = reverse_failure or first_failure or "no mapping was tried"
+            reason = reverse_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
         if len(attempts) < MAX_ATTEMPTS_KEPT:
@@ -200,8 +212,10 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
         first_failure = first_failure or failure
         if attempt.get("forward") == "ok":
             reverse_failure = reverse_failure or failure
+        if any(attempt.get(d) in _VIOLATIONS for d in ("forward", "reverse")):
+            violation_failure = violation_failure or failure
     details["mappings_tried"] = len(mappings)
-    reason = reverse_failure or first_failure or "no mapping passed"
+    reason = reverse_failure or violation_failure or first_failure or "no mapping passed"
     if len(mappings) > 1:
         reason = f"none of {len(mappings)} mappings passed; {reason}"
     return verdict(False, reason)

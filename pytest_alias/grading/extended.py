@@ -25,7 +25,7 @@ from ..tla.specfiles import SpecFiles
 from ..tla.syntax import parse_module
 from .bind import CfgBinding
 from .encoding import describe, forward_expression, reverse_expression
-from .graphmatch import GraphMatch, match_graphs
+from .graphmatch import GraphMatch, atoms, match_graphs, value_shape
 from .labels import data_mappings, trace_equivalent
 from .mapping import Declared, NameMapping, ranked_bijections
 from .refinement import Check, SpecFormula, forward_check, gen_constants_cfg, reverse_check
@@ -113,20 +113,51 @@ def _constant_mappings(inputs: ExtendedInputs, derived: tuple[str, ...]) -> tupl
     return ranked[:MAX_GRAPH_RUNS], None
 
 
-def output_graph(tools: TlaTools, inputs: ExtendedInputs, timeout: float) -> tuple[StateGraph | None, str | None]:
-    """G's reachable state graph under the closest constant mapping (for the paper search's fallback)."""
+Constants = tuple[tuple[str, str], ...]
+
+
+def _dump_failure(result: Any, timeout: float) -> str:
+    if result.ok:
+        return "the dump is larger than the graph limit"
+    return tlc_reason(result, CfgBinding(""), timeout) or result.status
+
+
+def output_graph(tools: TlaTools, inputs: ExtendedInputs,
+                 timeout: float) -> tuple[StateGraph | None, Constants, str | None]:
+    """G's reachable state graph under the closest constant mapping, that mapping, and why not."""
     derived = _derived_constants(inputs)
     options, why = _constant_mappings(inputs, derived)
     if not options:
-        return None, why
+        return None, (), why
     result, graph = tools.state_graph(_gen_graph_spec(inputs, options[0], derived), deadlock=False, timeout=timeout)
     if not result.ok or graph is None:
-        return None, f"the output's state graph could not be dumped: {tlc_reason(result, CfgBinding(''), timeout) or result.status}"
-    return graph, None
+        return None, options[0], f"the output's state graph could not be dumped: {_dump_failure(result, timeout)}"
+    return graph, options[0], None
 
 
-def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: StateGraph, failure: str,
-                      details: dict[str, Any]) -> tuple[bool, str | None]:
+def label_counterparts(ref_graph: StateGraph, gen_graph: StateGraph, labels: tuple[str, ...]) -> str | None:
+    """Why G's graph mismatch is real when G keeps R's control structure: for each label variable,
+    a G variable with the same shape of values and as many distinct label strings (then a label
+    bijection would have matched the graphs, had they been equal). None when some label variable
+    has no such counterpart: G's control differs, and the data variables decide."""
+    def signature(graph: StateGraph, variable: str) -> tuple[object, ...]:
+        values = {state[variable] for state in graph.states.values()}
+        strings = {a for v in values for a in atoms(v) if isinstance(a, str)}
+        return tuple(sorted({value_shape(v) for v in values})), len(strings)
+
+    found = []
+    for label in labels:
+        wanted = signature(ref_graph, label)
+        partners = [g for g in gen_graph.variables if signature(gen_graph, g) == wanted]
+        if not partners:
+            return None
+        found.append(f"{label} as {partners[0]}")
+    return (f"the output keeps the reference's control structure ({', '.join(found)}), "
+            "so the state graphs must match")
+
+
+def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: StateGraph, constants: Constants,
+                      failure: str, details: dict[str, Any]) -> tuple[bool, str | None]:
     """Appendix I's last resort for a reference with control-label variables: the two graphs projected
     on R's data variables (and the output variables taking the same values) must accept the same
     sequences of observable states. Returns the verdict and, on failure, ``failure`` with why."""
@@ -140,7 +171,7 @@ def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: 
                       "pairs": outcome.pairs})
         if outcome.equivalent:
             details.update(stage="data-variables", mapping={"variables": dict(zip(ref_data, choice)),
-                                                            "constants": {}})
+                                                            "constants": dict(constants)})
             return True, None
         first = first or outcome.reason
     why = first or "no output variables take the values of the reference's data variables " + ", ".join(ref_data)
@@ -217,10 +248,10 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
         if not inputs.labels:
             return done(False, reason)
         # Control labels may take other variables in G (or none): only the data variables must match.
-        gen_graph, why = output_graph(tools, inputs, min(timeout, max(1.0, deadline - time.perf_counter())))
+        gen_graph, constants, why = output_graph(tools, inputs, min(timeout, max(1.0, deadline - time.perf_counter())))
         if gen_graph is None:
             return done(False, f"{reason}; not compared on the data variables: {why}")
-        return done(*on_data_variables(inputs, ref_graph, gen_graph, reason, details))
+        return done(*on_data_variables(inputs, ref_graph, gen_graph, constants, reason, details))
     derived = _derived_constants(inputs)
     if derived:
         details["derived_constants"] = list(derived)
@@ -245,8 +276,9 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
                                               timeout=min(timeout, max(1.0, deadline - time.perf_counter())))
         attempt["graph"] = result.status
         if not result.ok or gen_graph is None:
-            why = tlc_reason(result, CfgBinding(""), timeout) or result.status
-            first_failure = first_failure or f"the output's state graph could not be dumped: {why}"
+            first_failure = first_failure or f"the output's state graph could not be dumped: {_dump_failure(result, timeout)}"
+            if result.status == "timeout":
+                break  # another constant mapping would only run out of time again
             continue
         details["graphs"]["output"] = _sizes(gen_graph)
         first_graph = first_graph or (constants, gen_graph)
@@ -271,7 +303,11 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
     # The data-variable comparison is for control steps the graphs cannot pair. Where the graphs did
     # match, TLC's verdict on that match (a liveness property, an invariant) stands.
     if inputs.labels and first_graph is not None and not matched:
-        passed, reason = on_data_variables(inputs, ref_graph, first_graph[1], reason, details)
+        counterpart = label_counterparts(ref_graph, first_graph[1], inputs.labels)
+        if counterpart:
+            details["data_variables"] = {"labels": list(inputs.labels), "skipped": counterpart}
+            return done(False, f"{reason}; not compared on the data variables: {counterpart}")
+        passed, reason = on_data_variables(inputs, ref_graph, first_graph[1], first_graph[0], reason, details)
         return done(passed, reason)
     return done(False, reason)
 

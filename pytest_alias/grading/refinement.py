@@ -34,6 +34,7 @@ class SpecFormula:
     name: str | None
     init: str
     next: str
+    subscript: str | None = None  # the v of [][N]_v, as written (None without a spec formula)
 
 
 @dataclass(frozen=True)
@@ -121,8 +122,8 @@ def _column_kept(body: str, start: int, end: int) -> str:
     return "\n" + " " * (start - line_start) + body[start:end].strip()
 
 
-def _split_formula(source: str, begin: int, end: int) -> tuple[str, str] | None:
-    """(Init, Next) of a definition body ``source[begin:end]`` of shape ``I /\\ [][N]_v ...``."""
+def _split_formula(source: str, begin: int, end: int) -> tuple[str, str, str] | None:
+    """(Init, Next, v) of a definition body ``source[begin:end]`` of shape ``I /\\ [][N]_v ...``."""
     text = _blank_comments(source)
     box = text.find("[][", begin, end)
     if box < 0:
@@ -139,7 +140,53 @@ def _split_formula(source: str, begin: int, end: int) -> tuple[str, str] | None:
     init_start = begin + (len(init_text) - len(init_text.lstrip()))
     init = _column_kept(text, init_start, begin + len(init_text))
     next_ = _column_kept(text, box + 3, after - 1)
-    return init, next_
+    return init, next_, _subscript(text, after + 1, end)
+
+
+def _subscript(text: str, start: int, end: int) -> str:
+    """The subscript written at ``text[start:]``: a ``<<...>>`` tuple or a (possibly ``M!``) name."""
+    i = start
+    while i < end and text[i] in " \t":
+        i += 1
+    if text.startswith("<<", i):
+        close = _closing(text, i, "<<", ">>")
+        return text[i:close if close is not None and close <= end else end]
+    match = _NAME_PATH.match(text, i)
+    return match.group(0) if match else ""
+
+
+_NAME_PATH = re.compile(r"[A-Za-z0-9_]+(?:!\w+)*")
+_WORD = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
+
+
+def unconstrained_variables(modules: Mapping[str, str], gen_name: str, formula: SpecFormula,
+                            variables: tuple[str, ...]) -> list[str]:
+    """G's ``variables`` that the subscript ``v`` of its ``[][N]_v`` never mentions, even through the
+    definitions it uses: steps that keep ``v`` may change them arbitrarily, steps that TLC, which
+    only runs ``N``, never explores. Empty when G runs as plain Init/Next, and when the subscript
+    uses anything but G's variables and parameterless definitions (an instance, an operator call):
+    then it cannot be told without evaluating, and no variable is reported."""
+    if formula.name is None or not formula.subscript:
+        return []
+    bodies: dict[str, str] = {}
+    for syntax in reversed(extended_syntaxes(modules, gen_name)):  # the output's own definitions win
+        for d in syntax.definitions:
+            if d.scope == "module" and not d.parameters:
+                start, stop = d.extent
+                bodies[d.name] = syntax.source[start:stop].decode("utf-8", "replace").split("==", 1)[-1]
+    seen: set[str] = set()
+    pending = _WORD.findall(_blank_comments(formula.subscript))
+    while pending:
+        word = pending.pop()
+        if word in seen:
+            continue
+        seen.add(word)
+        if word in variables:
+            continue
+        if word not in bodies:
+            return []
+        pending.extend(_WORD.findall(_blank_comments(bodies[word])))
+    return [v for v in variables if v not in seen]
 
 
 def _body(syntax: ModuleSyntax, name: str) -> tuple[str, int, int] | None:

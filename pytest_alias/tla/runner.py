@@ -30,6 +30,8 @@ DEFAULT_TLC_TIMEOUT = 300.0
 DEFAULT_SANY_TIMEOUT = 60.0
 #: Fixed fingerprint polynomial and seed: the same spec gives the same run.
 PINNED_FLAGS = ("-fp", "0", "-seed", "0")
+#: Largest ``-dump dot`` file read back (about 500,000 small states): past it there is no graph.
+MAX_DOT_BYTES = 64 * 1024 * 1024
 
 
 def prepare_cfg(cfg_text: str, supported: frozenset[str]) -> tuple[str, list[str]]:
@@ -121,7 +123,8 @@ class TlaTools:
     def state_graph(
         self, spec: SpecFiles, *, workers: int = 1, deadlock: bool = True, timeout: float = DEFAULT_TLC_TIMEOUT
     ) -> tuple[TlcResult, StateGraph | None]:
-        """Run TLC with ``-dump dot`` and return its verdict and the reachable state graph (None if absent)."""
+        """Run TLC with ``-dump dot`` and return its verdict and the reachable state graph (None when TLC
+        wrote none, was stopped by ``timeout``, or wrote more than :data:`MAX_DOT_BYTES`)."""
         result, dot = self._tlc(spec, workers=workers, deadlock=deadlock, timeout=timeout, dump_graph=True, flags=())
         return result, (parse_dot(dot) if dot else None)
 
@@ -159,7 +162,9 @@ class TlaTools:
             self.launches["tlc"] += 1
             run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout), staged)
             dot_file = dot_base.with_suffix(".dot")
-            dot = dot_file.read_text("utf-8", "replace") if dump_graph and dot_file.is_file() else None
+            # A run stopped by its time limit leaves a partial dump that can be huge and is of no use.
+            wanted = dump_graph and not run.timed_out and dot_file.is_file()
+            dot = dot_file.read_text("utf-8", "replace") if wanted and dot_file.stat().st_size <= MAX_DOT_BYTES else None
         self._store(key, run, {"dot": dot})
         result = classify(run.output, run.exit_code, run.timed_out, run.seconds, launcher=run.launcher,
                           flags=tuple(tlc_flags))

@@ -170,7 +170,8 @@ def test_same_graph_without_fairness_fails_forward_with_counterexample(tasks: di
 
 def test_extra_variable_fails_before_any_dump(tasks: dict[str, Task]) -> None:
     condition = tasks["hour-clock"].original()
-    extra = reference(condition).replace("VARIABLE hr", "VARIABLES hr, spare")
+    extra = reference(condition).replace("VARIABLE hr", "VARIABLES hr, spare").replace("[][Next]_hr",
+                                                                                   "[][Next]_<<hr, spare>>")
     result = grade_behavior(extra, condition, timeout=60, mode="extended")
     assert not result.passed
     assert "variable" in result.reason and "mapping" in result.reason
@@ -188,3 +189,27 @@ def test_reference_over_the_graph_limit_falls_back_to_the_paper_search(tasks: di
     assert result.passed, result.reason
     assert result.details["mode"] == "extended"
     assert "graph limit" in result.details["fallback"]
+
+
+def test_a_subscript_that_leaves_a_variable_free_fails_extended_only(tasks: dict[str, Task]) -> None:
+    condition = tasks["barrier"].original()
+    text = reference(condition)
+    spec_line = next(line for line in text.splitlines() if line.startswith("Spec =="))
+    variables = re.search(r"VARIABLES? ([\w, ]+)", text).group(1).replace(" ", "").split(",")  # type: ignore[union-attr]
+    assert len(variables) >= 2, variables
+    kept = "<<" + ", ".join(variables[:-1]) + ">>"
+    output = text.replace(spec_line, re.sub(r"\]_\w+", "]_" + kept, spec_line))
+    assert output != text
+    extended = grade_behavior(output, condition, timeout=60, mode="extended")
+    assert not extended.passed and f"which leaves {variables[-1]} free" in (extended.reason or "")
+    assert grade_behavior(output, condition, timeout=60, mode="paper").passed  # the paper's grader misses it
+
+
+def test_an_output_dump_that_times_out_is_tried_once(tasks: dict[str, Task]) -> None:
+    condition = tasks["hour-clock"].original()
+    text = reference(condition)
+    output = re.sub(r"(?m)^Next ==.*$", "Next == hr' = hr + 1", text)
+    assert output != text, "hour-clock's Next is one line"
+    result = grade_behavior(output, condition, timeout=3, mode="extended")
+    assert not result.passed
+    assert len(result.details.get("attempts", [])) <= 1

@@ -145,3 +145,20 @@ def test_a_graph_match_refuted_by_tlc_is_not_rescued_by_the_data_variables(tasks
     # The paper's grader compares on the data variables whenever no mapping passes (appendix I).
     paper = grade_behavior(output, condition, timeout=60, mode="paper")
     assert paper.passed and paper.details["stage"] == "data-variables"
+
+
+def test_a_control_shortcut_that_breaks_an_invariant_fails_extended(tasks: dict[str, Task]) -> None:
+    # ncs may jump straight to cs: both processes can be in cs, with no data variable showing it.
+    condition = tasks["peterson-mutex"].original()
+    output = reference(condition).replace(
+        '''ncs(self) == /\\ pc[self] = "ncs"
+             /\\ pc' = [pc EXCEPT ![self] = "setFlag"]''',
+        '''ncs(self) == /\\ pc[self] = "ncs"
+             /\\ pc' = [pc EXCEPT ![self] = "setFlag"] \\/ pc' = [pc EXCEPT ![self] = "cs"]''')
+    assert output != reference(condition)
+    extended = grade_behavior(output, condition, timeout=60, mode="extended")
+    assert not extended.passed
+    assert "keeps the reference's control structure (pc as pc)" in (extended.reason or "")
+    # The paper's data-variable comparison cannot see it (a known limit of appendix I, kept in paper mode).
+    paper = grade_behavior(output, condition, timeout=60, mode="paper")
+    assert paper.passed and paper.details["stage"] == "data-variables"
