@@ -205,6 +205,23 @@ def _body(syntax: ModuleSyntax, name: str) -> tuple[str, int, int] | None:
     return source.decode("utf-8", "replace"), len(prefix), len(whole)
 
 
+def _split_named(syntaxes: list[ModuleSyntax], name: str, depth: int) -> tuple[str, str, str] | None:
+    """(Init, Next, v) of the definition ``name``, or of a definition its body names when the body is
+    not itself of shape ``I /\\ [][N]_v`` (``LSpec == HC /\\ WF_hr(HCnxt)`` with ``HC`` of that shape),
+    up to ``depth`` definitions deep. TLC still runs ``name``, so its fairness conjuncts stay."""
+    body = next((b for syntax in syntaxes if (b := _body(syntax, name)) is not None), None)
+    if body is None:
+        return None
+    split = _split_formula(*body)
+    if split is not None or depth == 0:
+        return split
+    source, begin, end = body
+    for word in dict.fromkeys(_WORD.findall(_blank_comments(source[begin:end]))):
+        if word != name and (inner := _split_named(syntaxes, word, depth - 1)) is not None:
+            return inner
+    return None
+
+
 def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None) -> SpecFormula | None:
     """G's spec formula (appendix H): the cfg's SPECIFICATION name if G defines it, else ``Spec``,
     else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators.
@@ -215,10 +232,7 @@ def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None
     defined = [d.name for syntax in syntaxes for d in syntax.definitions if d.scope == "module"]
     candidates = [n for n in (cfg_spec, "Spec") if n] + defined
     for name in dict.fromkeys(candidates):
-        body = next((b for syntax in syntaxes if (b := _body(syntax, name)) is not None), None)
-        if body is None:
-            continue
-        split = _split_formula(*body)
+        split = _split_named(syntaxes, name, depth=2)
         if split is not None:
             return SpecFormula(name, *split)
     if "Init" in defined and "Next" in defined:

@@ -213,3 +213,18 @@ Behaviors == Start /\\ [][Step]_x
     assert formula is not None and (formula.name, formula.init.strip(), formula.next.strip()) == (
         "Behaviors", "Start", "Step")
     assert spec_formula({"Top": main}, "Top", "Behaviors") is None  # Base not staged: nothing to find
+
+
+@pytest.mark.parametrize("mode", ["paper", "extended"])
+def test_a_spec_formula_built_on_a_named_safety_part_keeps_its_fairness(tasks: dict[str, Task], mode: str) -> None:
+    # Spec == HC /\ WF_hr(Tick) with HC == Init /\ [][Next]_hr, as in Specifying Systems' LiveHourClock:
+    # TLC must run Spec (the cfg's NoonRecurs needs the fairness), the reverse check uses HC's parts.
+    condition = tasks["hour-clock"].original()
+    text = condition.module_map[condition.main]
+    output = text.replace("Spec == Init /\\ [][Next]_hr /\\ WF_hr(Tick)",
+                          "HC == Init /\\ [][Next]_hr\n\nSpec == HC /\\ WF_hr(Tick)")
+    assert output != text
+    formula = spec_formula({condition.main: output}, condition.main, "Spec")
+    assert formula is not None and (formula.name, formula.init.strip(), formula.next.strip()) == ("Spec", "Init", "Next")
+    result = grade_behavior(output, condition, timeout=60, mode=mode)
+    assert result.passed, result.reason
