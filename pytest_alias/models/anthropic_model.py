@@ -16,7 +16,10 @@ try:
 except ImportError:  # pragma: no cover - depends on the environment
     raise ImportError("the claude models need the anthropic SDK: pip install 'pytest-alias[api]'") from None
 
-from .api_common import APIModel, BatchGone, ItemResult, Parsed, Price, int_fields, merge_spec_options
+from .api_batch import BatchGone, ItemResult
+from .api_common import APIModel, Parsed
+from .api_config import merge_spec_options
+from .api_usage import Price, int_fields
 from .base import DecodingParams, GenerationRequest
 
 #: What ``opus`` means: the newest Opus id in the installed SDK's ``anthropic.types.Model`` literals

@@ -21,7 +21,7 @@ from pytest_alias.models.anthropic_model import (  # noqa: E402
     create_claude,
     create_opus,
 )
-from pytest_alias.models.api_common import APIModelError, BatchFailedError, ModelConfigError  # noqa: E402
+from pytest_alias.models.api_config import APIModelError, BatchFailedError, ModelConfigError  # noqa: E402
 from pytest_alias.models.prompts import frontier_prompt  # noqa: E402
 
 BATCHES = "/v1/messages/batches"

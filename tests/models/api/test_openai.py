@@ -13,7 +13,7 @@ openai = pytest.importorskip("openai")
 from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, reply_text  # noqa: E402
 
 from pytest_alias.models import DecodingParams, GenerationRequest, ModelRegistry  # noqa: E402
-from pytest_alias.models.api_common import BatchFailedError, ModelConfigError  # noqa: E402
+from pytest_alias.models.api_config import BatchFailedError, ModelConfigError  # noqa: E402
 from pytest_alias.models.openai_model import GPT5_MODEL, OpenAIModel, create_gpt5, create_openai  # noqa: E402
 from pytest_alias.models.prompts import frontier_prompt  # noqa: E402
 

@@ -1,0 +1,104 @@
+"""Configuration of the hosted-API backends: their errors, API keys and spec options.
+
+Nothing here imports a provider SDK. A spec such as ``claude:ID?batch=0&max_tokens=16000`` is split
+into the model id and its options here, and option values are coerced with one-line
+``ModelConfigError`` messages.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import parse_qsl
+
+__all__ = [
+    "BATCH_ENV", "APIModelError", "BatchFailedError", "ModelConfigError", "as_bool", "as_float", "as_int",
+    "batch_default", "merge_spec_options", "require_env_key", "split_spec",
+]
+
+#: Set to 0 to make every API model call the direct (non-batch) endpoint unless its spec says otherwise.
+BATCH_ENV = "ALIAS_API_BATCH"
+
+
+class ModelConfigError(ValueError):
+    """An API model that cannot be built: a missing key, an unknown option or a bad option value."""
+
+
+class APIModelError(RuntimeError):
+    """A provider call that still failed after every retry."""
+
+
+class BatchFailedError(APIModelError):
+    """Batch items that kept failing after every re-submission."""
+
+
+def require_env_key(variable: str, provider: str) -> str:
+    """The API key in ``variable``; raises ``ModelConfigError`` (one line, naming it) when unset or blank."""
+    value = os.environ.get(variable, "").strip()
+    if not value:
+        raise ModelConfigError(f"{provider} models need an API key: set the environment variable {variable}")
+    return value
+
+
+def split_spec(argument: str) -> tuple[str, dict[str, str]]:
+    """``"ID?batch=0&max_tokens=16000"`` → ``("ID", {"batch": "0", "max_tokens": "16000"})``."""
+    model_id, _, query = argument.partition("?")
+    model_id = model_id.strip()
+    if not model_id:
+        raise ModelConfigError(f"model spec {argument!r} names no model id")
+    options: dict[str, str] = {}
+    for name, value in parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)):
+        if name in options:
+            raise ModelConfigError(f"model spec {argument!r} sets {name!r} twice")
+        options[name] = value
+    return model_id, options
+
+
+def as_bool(name: str, value: Any) -> bool:
+    """``True``/``False`` from a bool or a spec string (``1/0``, ``true/false``, ``yes/no``, ``on/off``)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in {"1", "true", "yes", "on"}:
+        return True
+    if text in {"0", "false", "no", "off"}:
+        return False
+    raise ModelConfigError(f"option {name} must be a yes/no value such as 1 or 0, not {value!r}")
+
+
+def as_int(name: str, value: Any, minimum: int = 0) -> int:
+    """An integer option (``>= minimum``) from an int or a spec string."""
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        number = int(value)
+    if number is None or number < minimum:
+        raise ModelConfigError(f"option {name} must be an integer >= {minimum}, not {value!r}")
+    return number
+
+
+def as_float(name: str, value: Any, minimum: float = 0.0) -> float:
+    """A number option (``>= minimum``) from a number or a spec string."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or isinstance(value, bool) or not number >= minimum:
+        raise ModelConfigError(f"option {name} must be a number >= {minimum}, not {value!r}")
+    return number
+
+
+def batch_default() -> bool:
+    """Whether to use the batch API when a spec does not say: ``$ALIAS_API_BATCH`` (default yes)."""
+    value = os.environ.get(BATCH_ENV)
+    return True if value is None or not value.strip() else as_bool(BATCH_ENV, value)
+
+
+def merge_spec_options(argument: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The model id of a prefix spec (``ID?opt=value``) and its query options merged with keyword ones."""
+    model_id, query = split_spec(argument)
+    clash = sorted(set(query) & set(options))
+    if clash:
+        raise ModelConfigError(f"option(s) {', '.join(clash)} given both in the spec and as keywords")
+    return model_id, {**options, **query}
