@@ -29,7 +29,6 @@ from ..tla.cfg import Cfg, CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
-from .bind import CfgBinding
 from .extended import (ExtendedInputs, extended_search, fallback_reason, on_data_variables, output_graph,
                        reference_graph)
 from .labels import label_variables
@@ -37,10 +36,9 @@ from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
 from .parse_grade import sany_reason, staged_output
-from .refinement import (Check, SpecFormula, forward_check, renamed_module, reverse_check, short_hash,
-                         spec_formula, unconstrained_variables)
+from .refinement import (Check, SpecFormula, explain_check, forward_check, renamed_module, reverse_check,
+                         short_hash, spec_formula, unconstrained_variables)
 from .result import GradeResult
-from .tlc_reason import tlc_reason
 
 MODES = ("paper", "extended")
 #: TLC statuses that say the behaviors differ (rather than that a mapping did not type-check).
@@ -57,18 +55,9 @@ def _prefix(names: set[str]) -> str:
     return prefix
 
 
-def _explain(result: TlcResult, check: Check, timeout: float) -> str:
-    """TLC's short explanation, with the wrapper's alias names replaced by what they stand for."""
-    reason = tlc_reason(result, CfgBinding(check.spec.cfg or ""), timeout) or "TLC failed"
-    # Longest first: AliasRefProp10 must not be rewritten through AliasRefProp1.
-    for alias in sorted(check.aliases, key=len, reverse=True):
-        reason = reason.replace(alias, check.aliases[alias])
-    return reason
-
-
 def _run(tools: TlaTools, check: Check, timeout: float) -> tuple[TlcResult, str | None]:
     result = tools.tlc(check.spec, timeout=timeout, deadlock=False)
-    return result, (None if result.ok else _explain(result, check, timeout))
+    return result, (None if result.ok else explain_check(result, check, timeout))
 
 
 def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTools | None = None, *,

@@ -28,7 +28,7 @@ from .encoding import describe, forward_expression, reverse_expression
 from .graphmatch import GraphMatch, atoms, match_graphs, value_shape
 from .labels import data_mappings, trace_equivalent
 from .mapping import Declared, NameMapping, ranked_bijections
-from .refinement import Check, SpecFormula, forward_check, gen_constants_cfg, reverse_check
+from .refinement import Check, SpecFormula, explain_check, forward_check, gen_constants_cfg, reverse_check
 from .result import GradeResult
 from .tlc_reason import tlc_reason
 
@@ -187,13 +187,6 @@ def _gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ..
     return SpecFiles(inputs.gen_spec.main, dict(inputs.gen_spec.modules), render_cfg(cfg))
 
 
-def _explain(result: Any, check: Check, timeout: float) -> str:
-    reason = tlc_reason(result, CfgBinding(check.spec.cfg or ""), timeout) or "TLC failed"
-    for alias in sorted(check.aliases, key=len, reverse=True):
-        reason = reason.replace(alias, check.aliases[alias])
-    return reason
-
-
 def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[str, str], ...],
             derived: tuple[str, ...]) -> tuple[Check, Check] | str:
     """The forward and reverse checks under ``match``, or why its encodings cannot be written."""
@@ -326,7 +319,7 @@ def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constan
         result = tools.tlc(check.spec, timeout=left, deadlock=False)
         attempt[check.direction] = result.status
         if not result.ok:
-            reason = f"{check.direction} check failed under mapping {words}: {_explain(result, check, left)}"
+            reason = f"{check.direction} check failed under mapping {words}: {explain_check(result, check, left)}"
             attempt["reason"] = reason
             return False, reason
     return True, None

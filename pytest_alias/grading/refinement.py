@@ -17,7 +17,10 @@ from typing import Mapping
 from ..tla.cfg import Cfg, ConstantsSection, NamesSection, render_cfg
 from ..tla.specfiles import SpecFiles
 from ..tla.syntax import ModuleSyntax
+from ..tla.tlc import TlcResult
+from .bind import CfgBinding
 from .mapping import Declared, NameMapping, extended_syntaxes
+from .tlc_reason import tlc_reason
 
 _HEADER = re.compile(r"(-{4,}[ \t]*MODULE[ \t\r\n]+)(\w+)")
 _FOOTER = re.compile(r"^={4,}[ \t]*$", re.M)
@@ -44,6 +47,16 @@ class Check:
     direction: str
     spec: SpecFiles
     aliases: dict[str, str]
+
+
+def explain_check(result: TlcResult, check: Check, timeout: float) -> str:
+    """TLC's short explanation of a failed check, with the wrapper's alias names replaced by what
+    they stand for."""
+    reason = tlc_reason(result, CfgBinding(check.spec.cfg or ""), timeout) or "TLC failed"
+    # Longest first: AliasRefProp10 must not be rewritten through AliasRefProp1.
+    for alias in sorted(check.aliases, key=len, reverse=True):
+        reason = reason.replace(alias, check.aliases[alias])
+    return reason
 
 
 def short_hash(*texts: str) -> str:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from .examples import EXAMPLES_LICENSE, load_examples  # noqa: F401 - EXAMPLES_LICENSE is re-exported
+from .examples import load_examples
 from .folders import load_task_folder, load_task_folders
 from .model import Task
 from .suite_common import Skipped, SuiteError, read_text

@@ -17,7 +17,9 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 
 def reply_text(prompt: str) -> str:
@@ -331,3 +333,32 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(self.state.files[file_id], "application/octet-stream")
 
 
+
+
+@contextmanager
+def serving(monkeypatch: Any, key_env: str, key: str) -> Iterator[FakeAPIServer]:
+    """A running fake server with the provider's key set, no proxy, and batch mode left to the model."""
+    monkeypatch.setenv(key_env, key)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.delenv("ALIAS_API_BATCH", raising=False)
+    with FakeAPIServer() as running:
+        yield running
+
+
+@contextmanager
+def model_factory(create: Callable[..., Any], base_url: str, tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """``build(**options)`` making models pointed at ``base_url`` with tiny intervals; closed on exit."""
+    built: list[Any] = []
+
+    def build(**options: Any) -> Any:
+        settings: dict[str, Any] = {"base_url": base_url, "journal_dir": tmp_path / "journal",
+                                    "poll_interval": 0.001, "backoff": 0.001, "max_retries": 1}
+        model = create(**{**settings, **options})
+        built.append(model)
+        return model
+
+    try:
+        yield build
+    finally:
+        for model in built:
+            model.close()

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import typing
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 import pytest
 
 anthropic = pytest.importorskip("anthropic")
 
-from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, reply_text  # noqa: E402
+from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, model_factory, reply_text, serving  # noqa: E402
 
 from pytest_alias.models import DecodingParams, GenerationRequest, GenerationStore, ModelRegistry  # noqa: E402
 from pytest_alias.models.anthropic_model import (  # noqa: E402
@@ -31,28 +31,15 @@ Make = Callable[..., AnthropicModel]
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAPIServer]:
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.delenv("ALIAS_API_BATCH", raising=False)
-    with FakeAPIServer() as running:
+    with serving(monkeypatch, "ANTHROPIC_API_KEY", "sk-ant-test") as running:
         yield running
 
 
 @pytest.fixture
 def make(server: FakeAPIServer, tmp_path: Path) -> Iterator[Make]:
     """Build models pointed at the fake server with tiny intervals; closed at teardown."""
-    built: list[AnthropicModel] = []
-
-    def build(**options: Any) -> AnthropicModel:
-        settings: dict[str, Any] = {"base_url": server.url, "journal_dir": tmp_path / "journal",
-                                    "poll_interval": 0.001, "backoff": 0.001, "max_retries": 1}
-        model = create_claude("claude-opus-4-8", **{**settings, **options})
-        built.append(model)
-        return model
-
-    yield build
-    for model in built:
-        model.close()
+    with model_factory(lambda **o: create_claude("claude-opus-4-8", **o), server.url, tmp_path) as build:
+        yield build
 
 
 def requests(n: int = 3) -> list[GenerationRequest]:

@@ -10,7 +10,7 @@ import pytest
 
 openai = pytest.importorskip("openai")
 
-from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, reply_text  # noqa: E402
+from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, model_factory, reply_text, serving  # noqa: E402
 
 from pytest_alias.models import DecodingParams, GenerationRequest, ModelRegistry  # noqa: E402
 from pytest_alias.models.api_config import BatchFailedError, ModelConfigError  # noqa: E402
@@ -24,28 +24,15 @@ Make = Callable[..., OpenAIModel]
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAPIServer]:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.delenv("ALIAS_API_BATCH", raising=False)
-    with FakeAPIServer() as running:
+    with serving(monkeypatch, "OPENAI_API_KEY", "sk-test") as running:
         yield running
 
 
 @pytest.fixture
 def make(server: FakeAPIServer, tmp_path: Path) -> Iterator[Make]:
     """Build models pointed at the fake server with tiny intervals; closed at teardown."""
-    built: list[OpenAIModel] = []
-
-    def build(**options: Any) -> OpenAIModel:
-        settings: dict[str, Any] = {"base_url": f"{server.url}/v1", "journal_dir": tmp_path / "journal",
-                                    "poll_interval": 0.001, "backoff": 0.001, "max_retries": 1}
-        model = create_gpt5(**{**settings, **options})
-        built.append(model)
-        return model
-
-    yield build
-    for model in built:
-        model.close()
+    with model_factory(create_gpt5, f"{server.url}/v1", tmp_path) as build:
+        yield build
 
 
 def requests(n: int = 3) -> list[GenerationRequest]:
