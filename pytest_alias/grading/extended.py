@@ -9,6 +9,13 @@ one graph dump and two checks: four launches, at most :data:`MAX_LAUNCHES` whate
 
 It also accepts an output that defines, instead of declaring, a constant of R (``N == 3``): R's
 constant is substituted by G's definition of the same name.
+
+Beyond the paper, it rejects a spec formula whose subscript leaves a variable free (checked in
+:mod:`.behavior`), and it uses appendix I's data-variable comparison (:func:`on_data_variables`) only
+where G's control really differs from R's: when no graph match exists and no G variable is shaped
+like R's control-label variable (:func:`label_counterparts`). Model values cannot be encoded (a
+TLA+ expression cannot name one), nor a reference whose cfg needs CONSTRAINT, SYMMETRY or VIEW, nor
+one over :data:`MAX_GRAPH_STATES`: those run the paper search.
 """
 
 from __future__ import annotations
