@@ -1,8 +1,8 @@
 """Point a condition's cfg at an output's names, following the paper's appendix H.
 
 * ``INIT``, ``NEXT`` and ``SPECIFICATION`` name the output's ``Init``, ``Next`` and ``Spec`` when
-  the output defines them: the prompt asks for those names, while a renamed cfg names the
-  reference's operators by their random names.
+  the output defines them and not the cfg's own name: the prompt asks for those names, while a
+  renamed cfg names the reference's operators by their random names.
 * An ``INVARIANT``/``PROPERTY`` entry keeps its name. When the output does not define that name
   and defines exactly one operator other than Init, Next and Spec, the entry names that operator.
 * Constants and every other section keep their names.
@@ -49,7 +49,10 @@ def _bound_section(section: Section, names: OutputNames, substitute: str | None,
         return section
     target = _ENTRY_TARGETS.get(section.kind)
     if target is not None:
-        if target in names.visible and section.names[0] != target:
+        # Only when the output lacks the cfg's own name: an output that defines LiveSpec, as the cfg
+        # says, means LiveSpec even if it also defines a (fairness-free) Spec.
+        current = section.names[0]
+        if target in names.visible and current != target and current not in names.visible:
             changes.append((section.keyword, section.names[0], target))
             return replace(section, names=(target,))
         return section

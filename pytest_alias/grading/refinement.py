@@ -235,9 +235,48 @@ def _split_named(syntaxes: list[ModuleSyntax], name: str, depth: int) -> tuple[s
     return None
 
 
+_CONJUNCTION = re.compile(r"/\\")
+
+
+def _fair_extension(syntaxes: list[ModuleSyntax], name: str, defined: list[str]) -> str:
+    """The outermost definition that conjoins ``name`` with fairness only (``FairSpec == Spec /\\
+    WF_vars(Next)``), climbing while there is one; ``name`` itself when none does. Behaviors are
+    graded, not names: the fair formula is the one whose liveness the reference's cfg may check."""
+    current, seen = name, {name}
+    while True:
+        outer = next((d for d in defined if d not in seen and _conjoins_fairness(syntaxes, d, current)), None)
+        if outer is None:
+            return current
+        current = outer
+        seen.add(outer)
+
+
+def _conjoins_fairness(syntaxes: list[ModuleSyntax], candidate: str, name: str) -> bool:
+    body = next((b for syntax in syntaxes if (b := _body(syntax, candidate)) is not None), None)
+    if body is None:
+        return False
+    source, begin, end = body
+    conjuncts = [c.strip() for c in _CONJUNCTION.split(_blank_comments(source[begin:end])) if c.strip()]
+    return (len(conjuncts) > 1 and name in conjuncts
+            and all(c == name or _is_fairness(syntaxes, c) for c in conjuncts))
+
+
+def _is_fairness(syntaxes: list[ModuleSyntax], conjunct: str) -> bool:
+    """A WF_/SF_ condition, written out or through a definition (``Liveness == WF_vars(Next)``)."""
+    if "WF_" in conjunct or "SF_" in conjunct:
+        return True
+    body = next((b for syntax in syntaxes if (b := _body(syntax, conjunct)) is not None), None)
+    if body is None:
+        return False
+    text = _blank_comments(body[0][body[1]:body[2]])
+    return ("WF_" in text or "SF_" in text) and "[][" not in text
+
+
 def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None) -> SpecFormula | None:
     """G's spec formula (appendix H): the cfg's SPECIFICATION name if G defines it, else ``Spec``,
-    else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators.
+    else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators. A
+    definition that only adds fairness to the one found (``FairSpec == Spec /\\ WF_v(Next)``) is
+    taken instead.
 
     G's definitions include those of the staged ``modules`` it EXTENDS (its own come first), so an
     output that extends a provided module may take its spec formula from there."""
@@ -247,7 +286,7 @@ def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None
     for name in dict.fromkeys(candidates):
         split = _split_named(syntaxes, name, depth=2)
         if split is not None:
-            return SpecFormula(name, *split)
+            return SpecFormula(_fair_extension(syntaxes, name, defined), *split)
     if "Init" in defined and "Next" in defined:
         return SpecFormula(None, "Init", "Next")
     return None

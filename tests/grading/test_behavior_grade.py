@@ -228,3 +228,34 @@ def test_a_spec_formula_built_on_a_named_safety_part_keeps_its_fairness(tasks: d
     assert formula is not None and (formula.name, formula.init.strip(), formula.next.strip()) == ("Spec", "Init", "Next")
     result = grade_behavior(output, condition, timeout=60, mode=mode)
     assert result.passed, result.reason
+
+
+@pytest.mark.parametrize("mode", ["paper", "extended"])
+def test_the_fair_formula_built_on_the_safety_formula_is_the_one_run(tasks: dict[str, Task], mode: str) -> None:
+    # No Spec, no cfg name: Safety is of shape I /\ [][N]_v, but Fair adds the fairness NoonRecurs needs.
+    condition = tasks["hour-clock"].original()
+    text = condition.module_map[condition.main]
+    output = text.replace("Spec == Init /\\ [][Next]_hr /\\ WF_hr(Tick)",
+                          "Safety == Init /\\ [][Next]_hr\n\nFair == Safety /\\ WF_hr(Tick)\n\n"
+                          "Claim == Safety => []TypeOK")
+    assert output != text
+    formula = spec_formula({condition.main: output}, condition.main, "Spec")
+    assert formula is not None and formula.name == "Fair"
+    result = grade_behavior(output, condition, timeout=60, mode=mode)
+    assert result.passed, result.reason
+
+
+def test_fairness_through_a_definition_counts_but_an_implication_does_not() -> None:
+    text = """---- MODULE M ----
+VARIABLE x
+Init == x = 0
+Next == x' = 1 - x
+Spec == Init /\\ [][Next]_x
+Liveness == WF_x(Next)
+LiveSpec == Spec /\\ Liveness
+Claim == LiveSpec => [](x \\in {0, 1})
+Weird == LiveSpec /\\ Init
+====
+"""
+    formula = spec_formula({"M": text}, "M", None)
+    assert formula is not None and formula.name == "LiveSpec" and formula.next.strip() == "Next"

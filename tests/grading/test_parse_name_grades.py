@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 
 import pytest
@@ -297,3 +299,17 @@ def test_timeout_fails(tools) -> None:
     assert not result.passed
     assert result.reason == "TLC ran past the 1 s limit"
     assert result.details["tlc_status"] == "timeout"
+
+
+def test_an_output_defining_the_cfgs_own_specification_keeps_it(tasks: dict[str, Task], tools) -> None:
+    # cfg: SPECIFICATION LiveSpec; the output defines both Spec (no fairness) and LiveSpec (with it).
+    condition = tasks["hour-clock"].original()
+    text = condition.module_map[condition.main]
+    output = text.replace("Spec == Init /\\ [][Next]_hr /\\ WF_hr(Tick)",
+                          "Spec == Init /\\ [][Next]_hr\n\nLiveSpec == Spec /\\ WF_hr(Tick)")
+    assert output != text and condition.cfg is not None
+    live = dataclasses.replace(condition, cfg=condition.cfg.replace("SPECIFICATION Spec", "SPECIFICATION LiveSpec"))
+    assert "SPECIFICATION LiveSpec" in (live.cfg or "")
+    result = grade_name(output, live, tools)
+    assert result.passed, result.reason
+    assert not any(c["keyword"] == "SPECIFICATION" for c in result.details["changes"])
