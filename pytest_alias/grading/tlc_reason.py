@@ -18,6 +18,14 @@ _NOT_DEFINED = re.compile(r"The (?:[\w ]+ )?(\S+) specified in the configuration
 _NOT_ASSIGNED = re.compile(r"constant parameter (\S+) is not assigned a value")
 
 
+_TOOL_MARKER = re.compile(r"@!@!@(?:STARTMSG \d+:\d+|ENDMSG \d+) @!@!@")
+
+
+def _plain(message: str | None) -> str:
+    """``message`` without TLC's ``-tool`` markers, on one line."""
+    return " ".join(_TOOL_MARKER.sub(" ", message or "").split())
+
+
 def _clip(text: str, limit: int = STATE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -118,4 +126,4 @@ def tlc_reason(result: TlcResult, binding: CfgBinding, timeout: float) -> str | 
         return f"TLC could not parse the output: {result.message or 'no message'}"
     if status == "assumption_failure":
         return f"an ASSUME fails under the cfg's constants: {result.message or 'no message'}"
-    return f"TLC failed: {result.message or 'no message'}"
+    return f"TLC failed: {_plain(result.message) or 'no message'}"

@@ -313,3 +313,10 @@ def test_an_output_defining_the_cfgs_own_specification_keeps_it(tasks: dict[str,
     result = grade_name(output, live, tools)
     assert result.passed, result.reason
     assert not any(c["keyword"] == "SPECIFICATION" for c in result.details["changes"])
+
+
+def test_tlc_messages_lose_their_tool_markers() -> None:
+    from pytest_alias.grading.tlc_reason import _plain
+
+    raw = "@!@!@STARTMSG 2250:0 @!@!@\nA state predicate was\n evaluated to a non-boolean value.\n@!@!@ENDMSG 2250 @!@!@"
+    assert _plain(raw) == "A state predicate was evaluated to a non-boolean value."
