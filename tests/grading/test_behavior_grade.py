@@ -215,32 +215,27 @@ Behaviors == Start /\\ [][Step]_x
     assert spec_formula({"Top": main}, "Top", "Behaviors") is None  # Base not staged: nothing to find
 
 
-@pytest.mark.parametrize("mode", ["paper", "extended"])
-def test_a_spec_formula_built_on_a_named_safety_part_keeps_its_fairness(tasks: dict[str, Task], mode: str) -> None:
+FAIR_REWRITES = {
     # Spec == HC /\ WF_hr(Tick) with HC == Init /\ [][Next]_hr, as in Specifying Systems' LiveHourClock:
-    # TLC must run Spec (the cfg's NoonRecurs needs the fairness), the reverse check uses HC's parts.
-    condition = tasks["hour-clock"].original()
-    text = condition.module_map[condition.main]
-    output = text.replace("Spec == Init /\\ [][Next]_hr /\\ WF_hr(Tick)",
-                          "HC == Init /\\ [][Next]_hr\n\nSpec == HC /\\ WF_hr(Tick)")
-    assert output != text
-    formula = spec_formula({condition.main: output}, condition.main, "Spec")
-    assert formula is not None and (formula.name, formula.init.strip(), formula.next.strip()) == ("Spec", "Init", "Next")
-    result = grade_behavior(output, condition, timeout=60, mode=mode)
-    assert result.passed, result.reason
+    # TLC must run Spec (NoonRecurs needs the fairness), the reverse check uses HC's parts.
+    "named-safety-part": ("HC == Init /\\ [][Next]_hr\n\nSpec == HC /\\ WF_hr(Tick)", "Spec"),
+    # No Spec: Safety has the shape I /\ [][N]_v, but Fair adds the fairness NoonRecurs needs.
+    "fair-extension": ("Safety == Init /\\ [][Next]_hr\n\nFair == Safety /\\ WF_hr(Tick)\n\n"
+                       "Claim == Safety => []TypeOK", "Fair"),
+}
 
 
 @pytest.mark.parametrize("mode", ["paper", "extended"])
-def test_the_fair_formula_built_on_the_safety_formula_is_the_one_run(tasks: dict[str, Task], mode: str) -> None:
-    # No Spec, no cfg name: Safety is of shape I /\ [][N]_v, but Fair adds the fairness NoonRecurs needs.
+@pytest.mark.parametrize("rewrite", sorted(FAIR_REWRITES))
+def test_the_formula_with_the_fairness_is_the_one_run(tasks: dict[str, Task], rewrite: str, mode: str) -> None:
     condition = tasks["hour-clock"].original()
     text = condition.module_map[condition.main]
-    output = text.replace("Spec == Init /\\ [][Next]_hr /\\ WF_hr(Tick)",
-                          "Safety == Init /\\ [][Next]_hr\n\nFair == Safety /\\ WF_hr(Tick)\n\n"
-                          "Claim == Safety => []TypeOK")
+    replacement, expected = FAIR_REWRITES[rewrite]
+    output = text.replace("Spec == Init /\\ [][Next]_hr /\\ WF_hr(Tick)", replacement)
     assert output != text
     formula = spec_formula({condition.main: output}, condition.main, "Spec")
-    assert formula is not None and formula.name == "Fair"
+    assert formula is not None and (formula.name, formula.init.strip(), formula.next.strip()) == (
+        expected, "Init", "Next")
     result = grade_behavior(output, condition, timeout=60, mode=mode)
     assert result.passed, result.reason
 

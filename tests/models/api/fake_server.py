@@ -362,3 +362,22 @@ def model_factory(create: Callable[..., Any], base_url: str, tmp_path: Path) -> 
     finally:
         for model in built:
             model.close()
+
+
+def provider_fixtures(key_env: str, key: str, create: Callable[..., Any], path: str = "") -> tuple[Any, Any]:
+    """The ``server`` and ``make`` fixtures of one provider's tests: a fake server with the key set,
+    and a factory of models pointed at ``server.url + path``."""
+    import pytest
+
+    @pytest.fixture
+    def server(monkeypatch: Any) -> Iterator[FakeAPIServer]:
+        with serving(monkeypatch, key_env, key) as running:
+            yield running
+
+    @pytest.fixture
+    def make(server: FakeAPIServer, tmp_path: Path) -> Iterator[Callable[..., Any]]:
+        """Build models pointed at the fake server with tiny intervals; closed at teardown."""
+        with model_factory(create, server.url + path, tmp_path) as build:
+            yield build
+
+    return server, make

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import typing
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import pytest
 
 anthropic = pytest.importorskip("anthropic")
 
-from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, model_factory, reply_text, serving  # noqa: E402
+from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, provider_fixtures, reply_text  # noqa: E402
 
 from pytest_alias.models import DecodingParams, GenerationRequest, GenerationStore, ModelRegistry  # noqa: E402
 from pytest_alias.models.anthropic_model import (  # noqa: E402
@@ -29,17 +29,7 @@ BATCHES = "/v1/messages/batches"
 Make = Callable[..., AnthropicModel]
 
 
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAPIServer]:
-    with serving(monkeypatch, "ANTHROPIC_API_KEY", "sk-ant-test") as running:
-        yield running
-
-
-@pytest.fixture
-def make(server: FakeAPIServer, tmp_path: Path) -> Iterator[Make]:
-    """Build models pointed at the fake server with tiny intervals; closed at teardown."""
-    with model_factory(lambda **o: create_claude("claude-opus-4-8", **o), server.url, tmp_path) as build:
-        yield build
+server, make = provider_fixtures("ANTHROPIC_API_KEY", "sk-ant-test", lambda **o: create_claude("claude-opus-4-8", **o))
 
 
 def requests(n: int = 3) -> list[GenerationRequest]:

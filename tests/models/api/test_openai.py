@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
 openai = pytest.importorskip("openai")
 
-from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, model_factory, reply_text, serving  # noqa: E402
+from fake_server import OUTPUT_TOKENS, FakeAPIServer, input_tokens, provider_fixtures, reply_text  # noqa: E402
 
 from pytest_alias.models import DecodingParams, GenerationRequest, ModelRegistry  # noqa: E402
 from pytest_alias.models.api_config import BatchFailedError, ModelConfigError  # noqa: E402
@@ -22,17 +22,7 @@ BATCHES = "/v1/batches"
 Make = Callable[..., OpenAIModel]
 
 
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAPIServer]:
-    with serving(monkeypatch, "OPENAI_API_KEY", "sk-test") as running:
-        yield running
-
-
-@pytest.fixture
-def make(server: FakeAPIServer, tmp_path: Path) -> Iterator[Make]:
-    """Build models pointed at the fake server with tiny intervals; closed at teardown."""
-    with model_factory(create_gpt5, f"{server.url}/v1", tmp_path) as build:
-        yield build
+server, make = provider_fixtures("OPENAI_API_KEY", "sk-test", create_gpt5, "/v1")
 
 
 def requests(n: int = 3) -> list[GenerationRequest]:
