@@ -14,8 +14,8 @@ Beyond the paper, it rejects a spec formula whose subscript leaves a variable fr
 :mod:`.behavior`), and it uses appendix I's data-variable comparison (:func:`on_data_variables`) only
 where G's control really differs from R's: when no graph match exists and no G variable is shaped
 like R's control-label variable (:func:`label_counterparts`). Model values cannot be encoded (a
-TLA+ expression cannot name one), nor a reference whose cfg needs CONSTRAINT, SYMMETRY or VIEW, nor
-one over :data:`MAX_GRAPH_STATES`: those run the paper search.
+TLA+ expression cannot name one), nor a reference whose cfg needs a CONSTRAINT, nor one over
+:data:`MAX_GRAPH_STATES`: those run the paper search.
 """
 
 from __future__ import annotations
@@ -46,10 +46,13 @@ MAX_GRAPH_RUNS = 3
 #: Reachable states of R above which its graph is not dumped (the paper search runs instead): a dump
 #: and its Python match grow with the graph, while the paper search's TLC checks do not dump.
 MAX_GRAPH_STATES = 20_000
-#: Sections of R's cfg that a graph dump of G cannot reproduce without a variable mapping.
-_NEEDS_MAPPING = ("CONSTRAINT", "ACTION_CONSTRAINT", "SYMMETRY", "VIEW")
-#: Sections dropped for a graph dump: the dump is about reachable states, not about properties.
-_NOT_FOR_DUMP = ("INVARIANT", "PROPERTY", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION")
+#: Sections of R's cfg that a graph dump of G cannot reproduce without a variable mapping: they cut
+#: the state space, so G's full graph may be infinite.
+_NEEDS_MAPPING = ("CONSTRAINT", "ACTION_CONSTRAINT")
+#: Sections dropped for a graph dump: the dump is about reachable states, not about properties; and
+#: both graphs are dumped whole, without SYMMETRY or VIEW reduction, so that they compare exactly
+#: (the confirming TLC checks still run with R's SYMMETRY and VIEW).
+_NOT_FOR_DUMP = ("INVARIANT", "PROPERTY", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION", "SYMMETRY", "VIEW")
 
 Verdict = Callable[[bool, "str | None"], GradeResult]
 

@@ -213,3 +213,15 @@ def test_an_output_dump_that_times_out_is_tried_once(tasks: dict[str, Task]) -> 
     result = grade_behavior(output, condition, timeout=3, mode="extended")
     assert not result.passed
     assert len(result.details.get("attempts", [])) <= 1
+
+
+@pytest.mark.parametrize("task_id", ["cache-coherence", "two-phase-commit"])
+def test_a_reference_with_symmetry_is_matched_on_whole_graphs(tasks: dict[str, Task], task_id: str,
+                                                              tmp_path: Path) -> None:
+    # SYMMETRY is left out of both dumps (whole graphs compare exactly) and kept in the TLC checks.
+    task = tasks[task_id]
+    assert "SYMMETRY" in (task.cfg or "")
+    renamed_condition = random_condition(task, SEED, verify=False).condition
+    result, launches = measured(reference(renamed_condition), task.original(), tmp_path, "extended")
+    assert result.passed, result.reason
+    assert "fallback" not in result.details and launches <= MAX_LAUNCHES
