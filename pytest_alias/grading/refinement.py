@@ -218,11 +218,16 @@ def _body(syntax: ModuleSyntax, name: str) -> tuple[str, int, int] | None:
     return source.decode("utf-8", "replace"), len(prefix), len(whole)
 
 
+def _body_in(syntaxes: list[ModuleSyntax], name: str) -> tuple[str, int, int] | None:
+    """:func:`_body` of ``name`` in the first of ``syntaxes`` that defines it."""
+    return next((b for syntax in syntaxes if (b := _body(syntax, name)) is not None), None)
+
+
 def _split_named(syntaxes: list[ModuleSyntax], name: str, depth: int) -> tuple[str, str, str] | None:
     """(Init, Next, v) of the definition ``name``, or of a definition its body names when the body is
     not itself of shape ``I /\\ [][N]_v`` (``LSpec == HC /\\ WF_hr(HCnxt)`` with ``HC`` of that shape),
     up to ``depth`` definitions deep. TLC still runs ``name``, so its fairness conjuncts stay."""
-    body = next((b for syntax in syntaxes if (b := _body(syntax, name)) is not None), None)
+    body = _body_in(syntaxes, name)
     if body is None:
         return None
     split = _split_formula(*body)
@@ -252,7 +257,7 @@ def _fair_extension(syntaxes: list[ModuleSyntax], name: str, defined: list[str])
 
 
 def _conjoins_fairness(syntaxes: list[ModuleSyntax], candidate: str, name: str) -> bool:
-    body = next((b for syntax in syntaxes if (b := _body(syntax, candidate)) is not None), None)
+    body = _body_in(syntaxes, candidate)
     if body is None:
         return False
     source, begin, end = body
@@ -265,7 +270,7 @@ def _is_fairness(syntaxes: list[ModuleSyntax], conjunct: str) -> bool:
     """A WF_/SF_ condition, written out or through a definition (``Liveness == WF_vars(Next)``)."""
     if "WF_" in conjunct or "SF_" in conjunct:
         return True
-    body = next((b for syntax in syntaxes if (b := _body(syntax, conjunct)) is not None), None)
+    body = _body_in(syntaxes, conjunct)
     if body is None:
         return False
     text = _blank_comments(body[0][body[1]:body[2]])
