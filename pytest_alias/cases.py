@@ -1,7 +1,7 @@
 """Cases: one task × condition × sample × model, with readable ``-k``-friendly ids.
 
-Building the conditions of a suite is deterministic (sorted tasks, seeded renaming), so every
-pytest-xdist worker collects the same cases in the same order.
+Cases are built from prepared conditions (``cir.prepared``): deterministic (sorted tasks, seeded
+renaming), so every pytest-xdist worker collects the same cases in the same order.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .cir.conditions import RenamedCondition, meaningful_condition, random_condition
-from .tasks.model import CONDITION_KINDS, Condition, Task
-from .tla.runner import TlaTools
+from .cir.prepared import Prepared
+from .tasks.model import Condition, Task
 
 _ID_UNSAFE = re.compile(r"[^a-z0-9_.]+")
 
@@ -49,47 +48,16 @@ class Case:
         return (self.task.id, self.condition.kind, self.sample, self.model)
 
 
-def parse_conditions(value: str) -> list[str]:
-    """``original,random`` → ``["original", "random"]``; raises ValueError naming what is allowed."""
-    kinds = [part.strip() for part in value.split(",") if part.strip()]
-    unknown = [kind for kind in kinds if kind not in CONDITION_KINDS]
-    if not kinds or unknown:
-        raise ValueError(f"conditions must be a comma-separated subset of {', '.join(CONDITION_KINDS)}; got {value!r}")
-    return list(dict.fromkeys(kinds))
-
-
-def build_conditions(
-    task: Task, kinds: Sequence[str], *, seed: int, tools: TlaTools | None, meaningful_maps: dict | None = None,
-    verify: bool = True,
-) -> list[tuple[Condition | None, str | None]]:
-    """The requested conditions of one task, each with a skip reason when it cannot be graded."""
-    built: list[tuple[Condition | None, str | None]] = []
-    for kind in kinds:
-        if kind == "original":
-            built.append((task.original(), None))
-            continue
-        renamed: RenamedCondition
-        if kind == "random":
-            renamed = random_condition(task, seed, tools=tools, verify=verify)
-        else:
-            proposed = (meaningful_maps or {}).get(task.id)
-            if proposed is None:
-                built.append((None, "no meaningful name map for this task"))
-                continue
-            renamed = meaningful_condition(task, proposed, tools=tools, verify=verify)
-        reason = None if renamed.valid else f"renamed copy not verified: {renamed.verification.failure}"  # type: ignore[union-attr]
-        built.append((renamed.condition, reason))
-    return built
-
-
 def build_cases(
-    tasks: Iterable[Task], kinds: Sequence[str], models: Sequence[str], samples: int, *, seed: int,
-    tools: TlaTools | None, meaningful_maps: dict | None = None,
+    prepared: Iterable[tuple[Task, Sequence[Prepared]]], models: Sequence[str], samples: int,
 ) -> list[Case]:
-    """Every case, sorted by (task, condition order, model, sample): deterministic across workers."""
+    """Every case of the prepared conditions, sorted by (task, condition order, model, sample).
+
+    The order is deterministic, so every pytest-xdist worker collects the same cases.
+    """
     cases: list[Case] = []
-    for task in sorted(tasks, key=lambda t: t.id):
-        for condition, reason in build_conditions(task, kinds, seed=seed, tools=tools, meaningful_maps=meaningful_maps):
+    for task, conditions in sorted(prepared, key=lambda pair: pair[0].id):
+        for condition, reason in conditions:
             if condition is None:
                 continue
             for model in models:

@@ -12,10 +12,10 @@ from . import __version__
 from .cases import Case
 from .cir.analysis import hidden_names
 from .grading.validation import guarded_grade
+from .report.outcomes import record_outcome
 from .tla.runner import TlaTools
 
-GRADE_CHOICES = ("parse", "name", "behavior", "all")
-MODES = ("paper", "extended")
+from .options import GRADE_CHOICES, MODE_CHOICES as MODES  # noqa: F401 - MODES is the public name
 RECORD_SCHEMA = 1
 
 
@@ -57,7 +57,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
     hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
     from .tla.toolchain import find_jar
 
-    return {
+    record = {
         "schema": RECORD_SCHEMA,
         "id": case.id,
         "task": case.task.id,
@@ -74,6 +74,8 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         "versions": {"alias": __version__, "tlc": find_jar().tlc_version, "task": case.task.version,
                      "condition": case.condition.version},
     }
+    record["outcome"] = record_outcome(record)
+    return record
 
 
 def _small(details: dict[str, Any]) -> dict[str, Any]:

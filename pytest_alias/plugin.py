@@ -1,76 +1,64 @@
 """The pytest plugin: ``pytest --alias-model=reference --alias-grade=behavior -k barrier -n auto``.
 
-Hook implementations and thin fixtures only; the work is done by ``cases``, ``models``,
-``evaluate`` and ``report``. The benchmark runs only when ``--alias-model`` is given: then the
-bundled test module ``pytest_alias/benchmark/test_tla.py`` is collected, with one item per
-task × condition × sample (× model), and a plain ``pytest`` in a project runs only its own tests.
+Hook implementations and thin fixtures only. At load time this module imports nothing but pytest,
+the standard library and ``options``: a project where pytest-alias is installed but not asked for
+(no ``--alias-model``) pays nothing for it. With ``--alias-model``:
+
+1. ``pytest_configure`` resolves the options (command line > ini > default) and checks every model
+   once; a bad value or an unusable model is one usage error (exit code 4).
+2. The controller (or the only process) prepares the conditions at session start, before xdist
+   starts its workers: renaming and SANY/TLC verification go to the condition cache, and workers
+   only read it at collection.
+3. After collection and ``-k``/``-m`` selection the controller generates every selected sample once,
+   with a progress line (under xdist: when the first worker reports its collection, before any
+   test is scheduled) and hands the texts to the workers in a run file.
+4. Each item grades its sample; records travel to the controller on the reports; the controller
+   prints the summary, writes reports and applies gates.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
+import shutil
+import sys
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
-from .session import RECORD_PROPERTY, AliasSession, Settings
+from .options import OPTIONS, OptionError, resolve
 
 BENCHMARK_MODULE = Path(__file__).with_name("benchmark") / "test_tla.py"
-SETTINGS_KEY = pytest.StashKey[Settings]()
-SESSION_KEY = pytest.StashKey[AliasSession]()
+RECORD_PROPERTY = "alias_record"
+RUN_FILE_INPUT = "alias_run_file"
+SETTINGS_KEY = pytest.StashKey[Any]()
+SESSION_KEY = pytest.StashKey[Any]()
 GENERATIONS_KEY = pytest.StashKey[dict]()
-SELECTED_KEY = pytest.StashKey[list]()
-
-OPTIONS: list[tuple[str, dict[str, Any]]] = [
-    ("model", {"action": "append", "default": None, "help": "model to benchmark (repeatable): reference, replay:FILE.jsonl, …"}),
-    ("grade", {"default": "name", "help": "grade to assert: parse, name, behavior or all (default name)"}),
-    ("suite", {"default": "builtin", "help": "task suite: builtin, a folder of tasks, examples:PATH, tlabench:PATH"}),
-    ("conditions", {"default": "original,random", "help": "conditions to run (default original,random)"}),
-    ("samples", {"default": "5", "help": "samples per task and condition (default 5)"}),
-    ("seed", {"default": "0", "help": "seed for renaming, sampling and bootstrap (default 0)"}),
-    ("timeout", {"default": "300", "help": "TLC time limit per run in seconds (default 300)"}),
-    ("mode", {"default": "paper", "help": "behavior grade: paper (the paper's procedure) or extended"}),
-    ("cache-dir", {"default": None, "help": "folder for the run cache and generation store"}),
-    ("store", {"default": "rw", "help": "generation store mode: rw, ro, refresh or off (default rw)"}),
-    ("report", {"action": "append", "default": None, "help": "write a report; format by suffix .json .csv .md .html (repeatable)"}),
-    ("gate", {"action": "append", "default": None, "help": "fail the session unless EXPR holds, e.g. behavior.decrease.ci_low<=5"}),
-    ("no-fail", {"action": "store_true", "default": False, "help": "grade failures are xfail: only the gates decide the outcome"}),
-    ("lora", {"default": None, "help": "a PEFT LoRA adapter folder applied to hf: models"}),
-    ("meaningful-maps", {"default": None, "help": "JSON {task id: {old name: new name}} for the meaningful condition"}),
-    ("resamples", {"default": "10000", "help": "bootstrap resamples for the summary CIs (default 10000)"}),
-]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("alias", "ALIAS: LLM-written TLA+ specs and memorization")
-    for name, spec in OPTIONS:
-        ini = "alias_" + name.replace("-", "_")
-        kwargs = dict(spec)
-        group.addoption(f"--alias-{name}", dest=ini, **kwargs)
-        ini_type = "linelist" if kwargs.get("action") == "append" else ("bool" if kwargs.get("action") == "store_true" else "string")
-        parser.addini(ini, help=kwargs["help"], type=ini_type, default=None)
-
-
-def _option(config: pytest.Config, name: str) -> Any:
-    """A command-line value, else the ini value, else the option's default."""
-    dest = "alias_" + name.replace("-", "_")
-    value = config.getoption(dest)
-    default = dict(OPTIONS)[name].get("default")
-    if value is None or value == default or value is False:
-        ini = config.getini(dest)
-        if ini not in (None, [], ""):
-            return ini
-    return value
+    for option in OPTIONS:
+        group.addoption(f"--alias-{option.name}", **option.argparse_kwargs())
+        parser.addini(option.dest, help=option.help, type=option.ini_type, default=None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "alias(task, condition, sample, model): an ALIAS benchmark item")
-    models = _option(config, "model")
-    if not models:
-        return
     try:
-        settings = Settings.from_options({name.replace("-", "_"): _option(config, name) for name, _ in OPTIONS})
+        values = resolve(config.getoption, config.getini)
+    except OptionError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if not values["model"]:
+        return
+    from .session import AliasSession, Settings
+
+    worker = hasattr(config, "workerinput")
+    try:
+        settings = Settings.from_options(values)
+        if not worker:  # one check at start-up, not one error per item
+            settings.check_models()
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS_KEY] = settings
@@ -80,9 +68,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = [str(BENCHMARK_MODULE)]
     elif str(BENCHMARK_MODULE) not in config.args:
         config.args.append(str(BENCHMARK_MODULE))
-    if not hasattr(config, "workerinput"):  # the controller (or the only process) aggregates
+    if not worker:  # the controller (or the only process) prepares, generates and aggregates
         session = AliasSession(settings)
         config.stash[SESSION_KEY] = session
+        config.pluginmanager.register(AliasController(config, settings, session), "alias-controller")
         config.pluginmanager.register(session, "alias-session")
 
 
@@ -92,7 +81,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
         return None
     return [f"alias: models {', '.join(settings.models)}; grade {settings.grade}; suite {settings.suite}; "
             f"conditions {','.join(settings.conditions)}; samples {settings.samples}; seed {settings.seed}; "
-            f"mode {settings.mode}; store {settings.store_mode}"]
+            f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}"]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -115,18 +104,96 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("alias_case", params)
 
 
-@pytest.hookimpl(trylast=True)  # after -k/-m deselection: generate only what will run
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Remember the selected cases: their samples are generated together, in one batch per model."""
-    if config.stash.get(SETTINGS_KEY, None) is None:
-        return
-    cases = [item.callspec.params["alias_case"] for item in items
-             if hasattr(item, "callspec") and "alias_case" in item.callspec.params]
-    config.stash[SELECTED_KEY] = [case for case in cases if case is not None and not case.skip_reason]
+def alias_case_of(item: pytest.Item) -> Any:
+    """The case an item grades, or None for any other item."""
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("alias_case") if callspec is not None else None
+
+
+@pytest.hookimpl(tryfirst=True)  # before -k/-m deselection reads the keywords
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``-k die-hard`` selects task ``die-hard`` (ids spell it ``die_hard``): add task, condition and model."""
+    for item in items:
+        case = alias_case_of(item)
+        if case is not None:
+            item.extra_keyword_matches.update({case.task.id, case.condition.kind, case.model})
+
+
+@contextlib.contextmanager
+def _uncaptured(config: pytest.Config) -> Iterator[None]:
+    """Let a progress line reach the terminal even while pytest captures output."""
+    capman = config.pluginmanager.getplugin("capturemanager")
+    with capman.global_and_fixture_disabled() if capman is not None else contextlib.nullcontext():
+        yield
+
+
+def live_progress(config: pytest.Config) -> bool:
+    """A live progress line on an interactive terminal; plain lines under ``-q`` or without a TTY."""
+    return config.get_verbosity() >= 0 and sys.stderr.isatty()
+
+
+class AliasController:
+    """The controller's (or the only process's) share of the work: prepare once, generate once."""
+
+    def __init__(self, config: pytest.Config, settings: Any, session: Any) -> None:
+        self.config = config
+        self.settings = settings
+        self.session = session
+        self.run_dir = Path(tempfile.mkdtemp(prefix="alias-run-"))
+        self.run_file = self.run_dir / "generations.json"
+        self.generated = False
+
+    def _generate(self, cases: list[Any]) -> dict:
+        selected = [case for case in cases if case is not None and not case.skip_reason]
+        self.generated = True
+        if not selected:
+            return {}
+        with _uncaptured(self.config):
+            return self.settings.generate(selected, live=live_progress(self.config))
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Prepare the conditions before any worker starts (xdist starts them after this hook)."""
+        try:
+            with _uncaptured(self.config):
+                self.settings.cases(live=live_progress(self.config))
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        node.workerinput[RUN_FILE_INPUT] = str(self.run_file)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """Without xdist: generate what survived ``-k``/``-m`` before the first test runs."""
+        if self.config.option.collectonly or self.generated:
+            return
+        try:
+            self.config.stash[GENERATIONS_KEY] = self._generate([alias_case_of(item) for item in session.items])
+        except ValueError as exc:  # a replay file for other conditions, a store miss in ro mode, …
+            raise pytest.UsageError(str(exc)) from None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Under xdist: generate the first worker's selection (every worker selects the same) before
+        the scheduler sends a test, and hand the texts to the workers."""
+        if self.generated:
+            return
+        by_id = {case.id: case for case in self.settings.cases()}
+        chosen = [by_id.get(nodeid.rpartition("[")[2].rstrip("]")) for nodeid in ids if "[" in nodeid]
+        try:
+            generations = self._generate(chosen)
+        except ValueError as exc:
+            pytest.exit(f"alias: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
+        from .generation import write_run_file
+
+        write_run_file(self.run_file, generations)
+
+    def pytest_unconfigure(self) -> None:
+        shutil.rmtree(self.run_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
-def alias_settings(request: pytest.FixtureRequest) -> Settings:
+def alias_settings(request: pytest.FixtureRequest) -> Any:
     """The run's settings (models, grade, suite, conditions, samples, seed, mode)."""
     settings = request.config.stash.get(SETTINGS_KEY, None)
     if settings is None:
@@ -134,20 +201,28 @@ def alias_settings(request: pytest.FixtureRequest) -> Settings:
     return settings
 
 
+def _run_generations(config: pytest.Config) -> dict:
+    if GENERATIONS_KEY not in config.stash:
+        from .generation import read_run_file
+
+        path = getattr(config, "workerinput", {}).get(RUN_FILE_INPUT)
+        config.stash[GENERATIONS_KEY] = (read_run_file(Path(path)) if path else None) or {}
+    return config.stash[GENERATIONS_KEY]
+
+
 @pytest.fixture
-def alias_output(request: pytest.FixtureRequest, alias_case: Any, alias_settings: Settings) -> Any:
-    """This case's generation (text, finish reason, truncation, usage)."""
-    config = request.config
-    if GENERATIONS_KEY not in config.stash:  # the first item generates every selected sample
-        config.stash[GENERATIONS_KEY] = alias_settings.generations_for(config.stash.get(SELECTED_KEY, []))
-    generation = config.stash[GENERATIONS_KEY].get(alias_case.key)
-    if generation is None:  # a case not known at collection: generate it alone
-        generation = alias_settings.generations_for([alias_case])[alias_case.key]
+def alias_output(request: pytest.FixtureRequest, alias_case: Any, alias_settings: Any) -> Any:
+    """This case's generation (text, finish reason, truncation, usage), generated once per run."""
+    generation = _run_generations(request.config).get(alias_case.key)
+    if generation is None:  # a remote worker without the run file: generate through the store
+        generation = alias_settings.generate([alias_case], live=False)[alias_case.key]
     return generation
 
 
 def record_item(item: pytest.Item, record: dict[str, Any]) -> None:
     """Attach the record to the test report (it reaches the xdist controller with it)."""
+    import json
+
     item.user_properties.append((RECORD_PROPERTY, json.dumps(record)))
 
 
@@ -161,4 +236,3 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     alias_session = config.stash.get(SESSION_KEY, None)
     if alias_session is not None:
         alias_session.print_summary(terminalreporter)
-

@@ -19,22 +19,12 @@ from typing import Any
 import pytest
 
 from . import __version__
-from .cases import Case, build_cases, parse_conditions
-from .evaluate import MODES, selected_grades
+from .cases import Case, build_cases
+from .evaluate import selected_grades
+from .plugin import RECORD_PROPERTY
 from .report.files import REPORT_SUFFIXES
 from .report.gates import Gate, GateError, parse_gate
 
-RECORD_PROPERTY = "alias_record"
-
-
-def _int(name: str, value: Any, minimum: int) -> int:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"--alias-{name} must be an integer, not {value!r}") from None
-    if number < minimum:
-        raise ValueError(f"--alias-{name} must be at least {minimum}, not {number}")
-    return number
 
 
 def _meaningful_maps(path: Any) -> dict[str, dict[str, str]]:
@@ -71,43 +61,34 @@ class Settings:
     resamples: int
     meaningful_maps: dict[str, dict[str, str]] = field(default_factory=dict)
     lora: str | None = None
+    prefill: str = "header"
+    max_new_tokens: int | None = None
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Settings:
-        """Validate option values; raises ValueError with what is allowed."""
-        models = tuple(m for m in options["model"] or [] if m)
-        grade = options["grade"] or "name"
-        grades = tuple(selected_grades(grade))
-        mode = options["mode"] or "paper"
-        if mode not in MODES:
-            raise ValueError(f"--alias-mode must be one of {', '.join(MODES)}, not {mode!r}")
-        try:
-            timeout = float(options["timeout"])
-        except (TypeError, ValueError):
-            raise ValueError(f"--alias-timeout must be a number of seconds, not {options['timeout']!r}") from None
-        if timeout <= 0:
-            raise ValueError("--alias-timeout must be positive")
-        store = options["store"] or "rw"
-        if store not in ("rw", "ro", "refresh", "off"):
-            raise ValueError(f"--alias-store must be one of rw, ro, refresh, off, not {store!r}")
-        reports = tuple(Path(p) for p in options["report"] or [])
+        """Settings from ``options.resolve``'s typed values; raises ValueError saying what is wrong."""
+        reports = tuple(Path(p) for p in options["report"] or ())
         for path in reports:
             if path.suffix.lower() not in REPORT_SUFFIXES:
                 raise ValueError(f"--alias-report {path}: the suffix must be one of {', '.join(REPORT_SUFFIXES)}")
         try:
-            gates = tuple(parse_gate(text) for text in options["gate"] or [])
+            gates = tuple(parse_gate(text) for text in options["gate"] or ())
         except GateError as exc:
             raise ValueError(str(exc)) from None
+        conditions = tuple(options["conditions"])
+        if "meaningful" in conditions and not options.get("meaningful_maps"):
+            raise ValueError("--alias-conditions includes meaningful, which needs --alias-meaningful-maps "
+                             "(a JSON file {task id: {old name: new name}})")
         return cls(
-            models=models, grade=grade, grades=grades, suite=options["suite"] or "builtin",
-            conditions=tuple(parse_conditions(options["conditions"] or "original,random")),
-            samples=_int("samples", options["samples"], 1), seed=_int("seed", options["seed"], 0), timeout=timeout,
-            mode=mode, cache_dir=Path(options["cache_dir"]) if options["cache_dir"] else None, store_mode=store,
-            reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
-            resamples=_int("resamples", options["resamples"], 100),
-            meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
-            lora=options.get("lora") or None,
+            models=tuple(m for m in options["model"] or () if m), grade=options["grade"],
+            grades=tuple(selected_grades(options["grade"])), suite=options["suite"], conditions=conditions,
+            samples=options["samples"], seed=options["seed"], timeout=options["timeout"], mode=options["mode"],
+            cache_dir=Path(options["cache_dir"]).expanduser() if options["cache_dir"] else None,
+            store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
+            resamples=options["resamples"], meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
+            lora=options.get("lora") or None, prefill=options.get("prefill") or "header",
+            max_new_tokens=options.get("max_new_tokens"),
         )
 
     # ---------------------------------------------------------------- shared objects (per process)
@@ -118,65 +99,82 @@ class Settings:
 
         return TlaTools(cache_dir=self.cache_dir) if self.cache_dir else default_tools()
 
-    def cases(self) -> list[Case]:
-        """Every case of the run, sorted (the same list in every xdist worker)."""
+    def condition_cache(self) -> Any:
+        """The prepared-condition cache of this run's toolchain (under the cache folder)."""
+        if "conditions" not in self._memo:
+            from .cir.prepared import ConditionCache
+            from .tla.toolchain import find_jar
+
+            self._memo["conditions"] = ConditionCache(self.cache_dir, find_jar().sha256)
+        return self._memo["conditions"]
+
+    def cases(self, *, live: bool = False, show: bool = False) -> list[Case]:
+        """Every case of the run, sorted (the same list in every xdist worker).
+
+        Conditions come from the condition cache; what it lacks is built and verified here (with a
+        progress line when ``show``), which the controller does before any worker starts.
+        """
         if "cases" not in self._memo:
+            from .progress import Progress
             from .tasks.suites import SuiteError, load_suite
 
             try:
-                tasks = load_suite(self.suite)
+                tasks = sorted(load_suite(self.suite), key=lambda task: task.id)
             except SuiteError as exc:
                 raise ValueError(str(exc)) from None
-            self._memo["cases"] = build_cases(tasks, self.conditions, self.models, self.samples, seed=self.seed,
-                                              tools=self.tools, meaningful_maps=self.meaningful_maps)
+            cache = self.condition_cache()
+            prepared = []
+            with Progress("preparing conditions", len(tasks), unit="task", live=live) as progress:
+                for task in tasks:
+                    before = cache.built
+                    prepared.append((task, cache.prepare(task, self.conditions, seed=self.seed,
+                                                         meaningful_maps=self.meaningful_maps,
+                                                         tools=lambda: self.tools)))
+                    if show or cache.built > before:  # a fully cached run stays silent
+                        progress.update(1, built=cache.built)
+            self._memo["cases"] = build_cases(prepared, self.models, self.samples)
         return self._memo["cases"]
 
+    def _model_options(self, spec: str) -> dict[str, Any]:
+        return {"lora": self.lora} if self.lora and spec.startswith("hf:") else {}
+
+    def check_models(self) -> None:
+        """Raise ValueError for the first model that cannot be used (unknown, missing extra, key or file)."""
+        from .models.registry import default_registry
+
+        registry = default_registry()
+        for spec in self.models:
+            try:
+                model = registry.check(spec, **self._model_options(spec))
+            except (ValueError, ImportError, OSError) as exc:  # ModelSpecError, ReplayError, missing extras
+                raise ValueError(f"--alias-model {spec}: {exc}") from None
+            if model is not None:
+                self._memo.setdefault("models", {})[spec] = model
+
     def model(self, spec: str) -> Any:
+        """The model ``spec`` names, created once per process."""
         models = self._memo.setdefault("models", {})
         if spec not in models:
-            from .models.registry import ModelSpecError, default_registry
+            from .models.registry import default_registry
 
-            options = {"lora": self.lora} if self.lora and spec.startswith("hf:") else {}
             try:
-                models[spec] = default_registry().create(spec, **options)
-            except (ModelSpecError, ValueError, ImportError) as exc:  # unknown model, missing key or extra
-                raise pytest.UsageError(f"--alias-model {spec}: {exc}") from None
+                models[spec] = default_registry().create(spec, **self._model_options(spec))
+            except (ValueError, ImportError, OSError) as exc:  # unknown model, missing key or extra
+                raise ValueError(f"--alias-model {spec}: {exc}") from None
         return models[spec]
 
-    def generations_for(self, cases: list[Case]) -> dict[tuple[str, str, int, str], Any]:
-        """Each case's generation, through the store, one batch per model."""
-        from .models.base import DecodingParams, GenerationRequest
+    def store(self) -> Any:
+        """The generation store in this run's mode."""
         from .models.store import GenerationStore
 
-        store = GenerationStore(self.cache_dir / "generations" if self.cache_dir else None, self.store_mode)
-        out: dict[tuple[str, str, int, str], Any] = {}
-        for spec in dict.fromkeys(case.model for case in cases):
-            mine = [case for case in cases if case.model == spec]
-            requests = [GenerationRequest.from_condition(case.condition, case.sample, seed=self.seed + case.sample)
-                        for case in mine]
-            model = self.model(spec)
-            # Every xdist worker collects the same cases: the first to take this lock generates them
-            # (one batch), the others wait and then read them all from the store, so no sample is
-            # paid for twice.
-            with _batch_lock(store.root, model.identity, requests):
-                generations = store.generate(model, requests, DecodingParams())
-            out.update({case.key: generation for case, generation in zip(mine, generations)})
-        return out
+        return GenerationStore(self.cache_dir / "generations" if self.cache_dir else None, self.store_mode)
 
+    def generate(self, cases: list[Case], *, live: bool) -> dict[tuple[str, str, int, str], Any]:
+        """Each case's generation, once, through the store, with a progress line."""
+        from .generation import generate_cases
 
-def _batch_lock(root: Path, identity: str, requests: list[Any]) -> Any:
-    """A file lock named after the model and the exact request set."""
-    import contextlib
-    import hashlib
-
-    from filelock import FileLock
-
-    digest = hashlib.sha256(json.dumps([identity, [(r.prompt, r.sample, r.seed) for r in requests]]).encode()).hexdigest()
-    try:
-        (root / "locks").mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return contextlib.nullcontext()
-    return FileLock(str(root / "locks" / f"{digest[:32]}.lock"))
+        return generate_cases(cases, model_for=self.model, store=self.store(), seed=self.seed,
+                              prefill=self.prefill, max_new_tokens=self.max_new_tokens, live=live)
 
 
 class AliasSession:
@@ -238,12 +236,13 @@ class AliasSession:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def print_summary(self, terminal: Any) -> None:
+        from .report.outcomes import outcome_lines
         from .report.tables import summary_lines
 
         try:
             if self.aggregate is not None:
                 terminal.section("alias summary")
-                for line in summary_lines(self.aggregate):
+                for line in [*summary_lines(self.aggregate), *outcome_lines(self.sorted_records())]:
                     terminal.write_line(line)
             for message in self.messages:
                 terminal.write_line(message)

@@ -5,17 +5,18 @@ from __future__ import annotations
 import pytest
 
 from pytest_alias.evaluate import applicable_grades, evaluate, failure_summary
+from pytest_alias.generation import generation_fields
 from pytest_alias.plugin import record_item
 
 
 def test_tla(request: pytest.FixtureRequest, alias_case, alias_settings, alias_output) -> None:
-    generation = {"truncated": alias_output.truncated, "finish_reason": alias_output.finish_reason,
-                  "from_store": alias_output.from_store, "usage": alias_output.usage, "cost_usd": alias_output.cost_usd}
+    generation = generation_fields(alias_output)
     grades = applicable_grades(alias_case, alias_settings.grades)
     if not grades:
         pytest.skip("task has no TLC configuration: only the parse grade applies")
     record = evaluate(alias_case, alias_output.text, grades, tools=alias_settings.tools,
                       timeout=alias_settings.timeout, mode=alias_settings.mode, generation=generation)
+    record["seed"] = alias_settings.seed  # with versions.condition: which renaming the text answered
     record_item(request.node, record)
     failure = failure_summary(record)
     if failure is not None:

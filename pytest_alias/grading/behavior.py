@@ -95,6 +95,7 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     details["stage"] = "sany"
     sany = tools.sany(staging.spec)
     if not sany.ok:
+        details["sany_error_kinds"] = sorted({e.kind for e in sany.errors})
         return verdict(False, f"output does not parse: {sany_reason(sany)}")
 
     gen_main = staging.spec.main

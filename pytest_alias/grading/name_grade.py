@@ -52,7 +52,7 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
 
     tools = tools or default_tools()
     sany = tools.sany(staging.spec)
-    details.update(lenient_ok=sany.lenient_ok, stage="sany")
+    details.update(lenient_ok=sany.lenient_ok, stage="sany", sany_error_kinds=sorted({e.kind for e in sany.errors}))
     if not sany.ok:
         return verdict(False, f"output does not parse: {sany_reason(sany)}")
 

@@ -182,6 +182,8 @@ class BatchSettings:
     backoff: Backoff = Backoff()
     max_wait: float | None = None
     sleep: Callable[[float], None] = time.sleep
+    #: Told each batch's state as it is polled (a progress line shows it).
+    on_status: Callable[[str], None] | None = None
 
 
 def run_batches(backend: BatchBackend, items: Mapping[str, Mapping[str, Any]], journal: BatchJournal,
@@ -250,6 +252,8 @@ def wait_for_batch(backend: BatchBackend, batch_id: str, settings: BatchSettings
     interval = settings.poll_interval
     while True:
         ended, status = retried(lambda: backend.poll(batch_id), f"polling {backend.provider} batch {batch_id}")
+        if settings.on_status is not None:
+            settings.on_status(f"{batch_id[-8:]} {status}")
         if ended:
             return
         if settings.max_wait is not None and time.monotonic() - started > settings.max_wait:

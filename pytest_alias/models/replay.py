@@ -1,15 +1,19 @@
 """``replay:FILE.jsonl``: serve outputs recorded earlier, one JSON object per line.
 
 Each line holds ``task``, ``condition``, ``sample`` and ``text``, and optionally ``model`` (which
-model wrote it; the ``model`` option keeps one model's lines of a mixed file), ``finish_reason`` and
-``truncated``. Lookups are by (task, condition, sample), never by prompt, so a recorded file keeps
-working when prompt wording changes.
+model wrote it; the ``model`` option keeps one model's lines of a mixed file), ``finish_reason``,
+``truncated``, and ``condition_version`` and ``seed`` (the content hash and renaming seed of the
+condition the text answered, as every record carries them). Lookups are by (task, condition,
+sample), never by prompt, so a recorded file keeps working when prompt wording changes; but a text
+written for another renaming (another seed) is an error, since grading it against this run's
+names would silently fail or pass it. A file without versions cannot be checked: it warns once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -20,6 +24,10 @@ ReplayKey = tuple[str, str, int]
 
 class ReplayError(ValueError):
     """A replay file that cannot be read, or a request it has no answer for."""
+
+
+class ReplayVersionWarning(UserWarning):
+    """A replay file whose lines carry no condition versions (they cannot be checked)."""
 
 
 def _entry_key(record: Any, where: str) -> ReplayKey:
@@ -75,6 +83,7 @@ class ReplayModel:
     def __init__(self, path: Path | str, model: str | None = None) -> None:
         self.path = Path(path)
         self.records = load_replay(self.path, model)
+        self._warned = False
         digest = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
         self.identity = f"replay:{self.path.name}#{digest}" + (f"@{model}" if model else "")
 
@@ -85,6 +94,7 @@ class ReplayModel:
         if missing:
             shown = "; ".join(missing[:5]) + (f"; and {len(missing) - 5} more" if len(missing) > 5 else "")
             raise ReplayError(f"replay file {self.path} has no entry for {shown}")
+        self._check_versions(requests)
         generations = []
         for request in requests:
             record = self.records[(request.task_id, request.kind, request.sample)]
@@ -92,6 +102,29 @@ class ReplayModel:
                                           finish_reason=record.get("finish_reason"),
                                           truncated=bool(record.get("truncated", False)), raw=record))
         return generations
+
+
+    def _check_versions(self, requests: Sequence[GenerationRequest]) -> None:
+        """Raise when a line was recorded for another version of its condition (another seed)."""
+        unversioned = False
+        for request in requests:
+            record = self.records[(request.task_id, request.kind, request.sample)]
+            recorded = record.get("condition_version")
+            if request.condition is None:
+                continue
+            if recorded is None:
+                unversioned = True
+            elif recorded != request.condition.version:
+                raise ReplayError(
+                    f"replay file {self.path}: the {request.kind} text of task {request.task_id} (sample "
+                    f"{request.sample}) was recorded for condition version {recorded} (seed {record.get('seed')}), "
+                    f"but this run's condition is version {request.condition.version} (seed "
+                    f"{request.condition.seed}); grade it with the seed it was recorded for, or record it again")
+        if unversioned and not self._warned:
+            self._warned = True
+            warnings.warn(f"replay file {self.path} has lines without condition_version: they cannot be checked "
+                          f"against this run's conditions (a text recorded under another seed would be graded "
+                          f"against the wrong names)", ReplayVersionWarning, stacklevel=2)
 
 
 def create_replay(argument: str, model: str | None = None) -> ReplayModel:

@@ -16,7 +16,7 @@ import tempfile
 import warnings
 from enum import Enum
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import platformdirs
 
@@ -54,6 +54,8 @@ def generation_key(identity: str, params: DecodingParams, request: GenerationReq
     """The store key of ``request`` sent to the model ``identity`` with ``params``."""
     document = {"schema": STORE_SCHEMA_VERSION, "model": identity, "params": params.to_dict(),
                 "prompt": request.prompt, "sample": request.sample, "seed": request.seed}
+    if request.prefix:  # only when given, so keys of requests without a prefix stay as they were
+        document["prefix"] = request.prefix
     canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -115,32 +117,39 @@ class GenerationStore:
                 Path(temp).unlink(missing_ok=True)
 
     def generate(self, model: Model, requests: Sequence[GenerationRequest], params: DecodingParams, *,
-                 chunk_size: int | None = None) -> list[Generation]:
+                 chunk_size: int | None = None,
+                 on_done: Callable[[list[Generation]], None] | None = None) -> list[Generation]:
         """Generations for ``requests`` in order: stored ones read back, misses sent to ``model``.
 
-        Misses go to the model in one batch (or in batches of ``chunk_size``, so a long local run
-        saves its progress as it goes); each result is written as soon as its batch returns.
+        Misses go to the model in one batch, or in batches of ``chunk_size`` so a long local run
+        saves its progress as it goes: each result is written as soon as its batch returns, and
+        an interruption loses only the batch in flight. ``on_done`` is called with the stored
+        generations first and then with each batch's results (for progress lines).
         """
         requests = list(requests)
-        if self.mode is StoreMode.OFF or not is_cacheable(model):
-            self.misses += len(requests)
-            return self._call(model, requests, params)
-        keys = [generation_key(model.identity, params, request) for request in requests]
+        keep = self.mode is not StoreMode.OFF and is_cacheable(model)
+        keys = [generation_key(model.identity, params, request) for request in requests] if keep else []
         results: list[Generation | None] = [None] * len(requests)
-        if self.mode is not StoreMode.REFRESH:
+        if keep and self.mode is not StoreMode.REFRESH:
             for index, key in enumerate(keys):
                 results[index] = self.get(key)
         pending = [index for index, found in enumerate(results) if found is None]
         self.hits += len(requests) - len(pending)
         self.misses += len(pending)
-        if pending and self.mode is StoreMode.RO:
+        if pending and keep and self.mode is StoreMode.RO:
             raise StoreMissError(self._miss_message(model, [requests[i] for i in pending]))
+        if on_done is not None and len(pending) < len(requests):
+            on_done([found for found in results if found is not None])
         step = chunk_size if chunk_size and chunk_size > 0 else max(len(pending), 1)
         for start in range(0, len(pending), step):
             batch = pending[start:start + step]
-            for index, generation in zip(batch, self._call(model, [requests[i] for i in batch], params)):
-                self.put(keys[index], generation, requests[index])
+            generated = self._call(model, [requests[i] for i in batch], params)
+            for index, generation in zip(batch, generated):
+                if keep:
+                    self.put(keys[index], generation, requests[index])
                 results[index] = generation
+            if on_done is not None:
+                on_done(generated)
         done = [generation for generation in results if generation is not None]
         assert len(done) == len(requests), "every request was either a hit or sent to the model"
         return done

@@ -1,0 +1,89 @@
+"""Prepared conditions: each renamed condition built and verified once, then read from a content-addressed cache.
+
+Renaming and its SANY/TLC re-verification cost seconds per task, so a run prepares its conditions
+once (the pytest controller before workers start, or ``tla-alias build`` ahead of time) and every
+later reader (xdist workers at collection, the next run) only reads the cache. A key covers
+everything that decides the result: the task's content version, the condition kind, the seed, the
+proposed map (meaningful names), the renaming code's version and the toolchain (jar hash), so a
+change to any of them is a miss, never a stale condition.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+from ..tasks.model import Condition, Task
+from ..tla.cache import RunCache, content_key, default_cache_dir
+
+#: Bump when renaming or verification would give a different condition for the same inputs.
+RENAMING_VERSION = 1
+
+#: A condition and the reason it cannot be graded (None when it can).
+Prepared = tuple[Condition | None, str | None]
+
+
+def condition_from_dict(data: Mapping[str, Any]) -> Condition:
+    """Rebuild a condition written by ``Condition.to_dict`` (module order kept: main first)."""
+    return Condition(str(data["task"]), str(data["condition"]), str(data["description"]),
+                     tuple((str(k), str(v)) for k, v in dict(data["modules"]).items()), data.get("cfg"),
+                     tuple((str(k), str(v)) for k, v in dict(data.get("map") or {}).items()), data.get("seed"))
+
+
+def condition_key(task: Task, kind: str, seed: int, proposed: Mapping[str, str] | None, jar: str) -> str:
+    """The cache key of one condition of ``task``."""
+    proposal = hashlib.sha256(json.dumps(sorted((proposed or {}).items())).encode()).hexdigest()[:16]
+    return content_key("condition", renaming=RENAMING_VERSION, task=task.version, condition_kind=kind,
+                       seed=seed if kind == "random" else None, proposal=proposal if kind == "meaningful" else None,
+                       jar=jar)
+
+
+class ConditionCache:
+    """Prepared conditions under ``root/conditions``; counts what it built and what it read."""
+
+    def __init__(self, root: Path | str | None, jar: str) -> None:
+        self.cache = RunCache((Path(root) if root is not None else default_cache_dir()) / "conditions")
+        self.jar = jar
+        self.hits = 0
+        self.built = 0
+
+    def prepare(self, task: Task, kinds: tuple[str, ...] | list[str], *, seed: int,
+                meaningful_maps: Mapping[str, Mapping[str, str]] | None,
+                tools: Callable[[], Any]) -> list[Prepared]:
+        """The requested conditions of ``task``, read from the cache or built, verified and stored.
+
+        ``tools`` is called only when something must be built, so a fully cached run starts no JVM.
+        """
+        from .conditions import meaningful_condition, random_condition
+
+        prepared: list[Prepared] = []
+        for kind in kinds:
+            if kind == "original":
+                prepared.append((task.original(), None))
+                continue
+            proposed = (meaningful_maps or {}).get(task.id)
+            if kind == "meaningful" and proposed is None:
+                prepared.append((None, "no meaningful name map for this task"))
+                continue
+            key = condition_key(task, kind, seed, proposed, self.jar)
+            entry = self.cache.get(key)
+            if entry is not None and "condition" in entry:
+                self.hits += 1
+                prepared.append((condition_from_dict(entry["condition"]), entry.get("skip_reason")))
+                continue
+            renamed = (random_condition(task, seed, tools=tools()) if kind == "random"
+                       else meaningful_condition(task, dict(proposed or {}), tools=tools()))
+            reason = None if renamed.valid else f"renamed copy not verified: {renamed.verification.failure}"  # type: ignore[union-attr]
+            self.built += 1
+            if reason is None or not _machine_dependent(reason):
+                self.cache.put(key, {"condition": renamed.condition.to_dict(), "skip_reason": reason})
+            prepared.append((renamed.condition, reason))
+        return prepared
+
+
+def _machine_dependent(reason: str) -> bool:
+    """A verification that failed on a time limit or a JVM fault may pass elsewhere: never cache it."""
+    lowered = reason.lower()
+    return any(word in lowered for word in ("timeout", "time limit", "timed out", "crash", "heap", "memory"))

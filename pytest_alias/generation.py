@@ -1,0 +1,117 @@
+"""Generate the samples of a run's selected cases: once, through the store, with a progress line.
+
+The pytest controller (or the only process) calls ``generate_cases`` after collection and selection,
+before any test runs; xdist workers then read the results from a run file (``write_run_file`` /
+``read_run_file``) and never call a model. So each (model, task, condition, sample) is requested at
+most once per run whatever ``-n`` and the store mode: ``refresh`` regenerates once and the graded
+text is the stored one, and ``off`` keeps the texts only in the run file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .cases import Case
+from .models.base import DecodingParams, Generation, GenerationRequest, module_header, supports_prefix
+from .models.store import GenerationStore
+from .progress import Progress
+
+CaseKey = tuple[str, str, int, str]
+
+
+def request_for(case: Case, *, seed: int, prefix: bool) -> GenerationRequest:
+    """The generation request of ``case``: its sample's seed, and the module header as the answer's
+    start when ``prefix`` (the ``header`` prefill for models that continue a prefix)."""
+    return GenerationRequest.from_condition(case.condition, case.sample, seed=seed + case.sample,
+                                            prefix=module_header(case.condition.main) if prefix else "")
+
+
+def prefills(model: Any, prefill: str) -> bool:
+    """Whether requests to ``model`` start the answer with the module header under ``prefill``."""
+    return prefill == "header" and supports_prefix(model)
+
+
+class _Meter:
+    """Progress fields from finished generations: tokens/s (local), cost so far (paid APIs)."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.started = time.monotonic()
+        self.tokens = 0
+        self.cost = 0.0
+        self.priced = False
+
+    def __call__(self, generations: list[Generation]) -> None:
+        fresh = [g for g in generations if not g.from_store]
+        self.tokens += sum(int(g.usage.get("output_tokens", 0) or 0) for g in fresh)
+        for generation in fresh:
+            if generation.cost_usd is not None:
+                self.cost += generation.cost_usd
+                self.priced = True
+        elapsed = max(time.monotonic() - self.started, 1e-6)
+        fields: dict[str, Any] = {}
+        if self.tokens:
+            fields["tokens/s"] = f"{self.tokens / elapsed:.0f}"
+        if self.priced:
+            fields["cost"] = f"${self.cost:.4f}"
+        stored = len(generations) - len(fresh)
+        if stored:
+            fields["stored"] = stored + int(self.progress.fields.get("stored", "0"))
+        self.progress.update(len(generations), **fields)
+
+
+def generate_cases(cases: Sequence[Case], *, model_for: Callable[[str], Any], store: GenerationStore,
+                   seed: int, prefill: str, max_new_tokens: int | None, live: bool) -> dict[CaseKey, Generation]:
+    """Each case's generation, one store call per model, chunked so finished samples are kept at once."""
+    out: dict[CaseKey, Generation] = {}
+    params = DecodingParams(max_new_tokens=max_new_tokens)
+    for spec in dict.fromkeys(case.model for case in cases):
+        mine = [case for case in cases if case.model == spec]
+        model = model_for(spec)
+        prefix = prefills(model, prefill)
+        requests = [request_for(case, seed=seed, prefix=prefix) for case in mine]
+        with Progress(f"generating {spec}", len(mine), live=live) as progress:
+            if hasattr(model, "status_callback"):  # API batches report their state while they run
+                model.status_callback = lambda text: progress.status(batch=text)
+            generations = store.generate(model, requests, params, chunk_size=getattr(model, "batch_size", None),
+                                         on_done=_Meter(progress))
+        out.update({case.key: generation for case, generation in zip(mine, generations)})
+    return out
+
+
+def generation_fields(generation: Generation) -> dict[str, Any]:
+    """What a record says about its sample's generation (``prefill``: the answer's given start)."""
+    return {"truncated": generation.truncated, "finish_reason": generation.finish_reason,
+            "from_store": generation.from_store, "usage": dict(generation.usage), "cost_usd": generation.cost_usd,
+            "prefill": generation.prefix}
+
+
+def write_run_file(path: Path, generations: dict[CaseKey, Generation]) -> None:
+    """The run's generations for xdist workers, written atomically (a reader never sees half of it)."""
+    entries = [{"key": list(key), "generation": generation.to_dict(), "from_store": generation.from_store}
+               for key, generation in generations.items()]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(entries, handle, ensure_ascii=False)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def read_run_file(path: Path) -> dict[CaseKey, Generation] | None:
+    """The generations the controller wrote, or None when there is no such file (e.g. a remote worker)."""
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):
+            Generation.from_dict(e["generation"], from_store=bool(e.get("from_store")))
+            for e in entries}

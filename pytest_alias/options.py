@@ -1,0 +1,166 @@
+"""The plugin's options: one table of names, types, choices and defaults, resolved as pytest users expect.
+
+Precedence is command line > ini file > default: every option is registered with ``default=None``, so
+"not given on the command line" is never confused with "given the default value". Values from the
+ini file pass through the same converters as command-line values, so a bad value is one usage error
+whichever side it came from. Only the standard library is imported here: the plugin loads this
+module in every pytest run, with or without ``--alias-model``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from typing import Any, Callable
+
+#: The closed vocabularies of the run (also used by the command line and the settings).
+GRADE_CHOICES = ("parse", "name", "behavior", "all")
+MODE_CHOICES = ("paper", "extended")
+STORE_CHOICES = ("rw", "ro", "refresh", "off")
+CONDITION_CHOICES = ("original", "random", "meaningful")
+PREFILL_CHOICES = ("header", "none")
+
+
+def _integer(minimum: int) -> Callable[[str], int]:
+    def convert(text: str) -> int:
+        try:
+            number = int(str(text).strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {number}")
+        return number
+
+    convert.__name__ = "integer"
+    return convert
+
+
+def _seconds(text: str) -> float:
+    try:
+        number = float(str(text).strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not number > 0 or number == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return number
+
+
+def _conditions(text: str) -> tuple[str, ...]:
+    kinds = [part.strip() for part in str(text).split(",") if part.strip()]
+    unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
+    if not kinds or unknown:
+        raise argparse.ArgumentTypeError(
+            f"must be a comma-separated subset of {', '.join(CONDITION_CHOICES)}, not {text!r}")
+    return tuple(dict.fromkeys(kinds))
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[str], str]:
+    def convert(text: str) -> str:
+        value = str(text).strip()
+        if value not in choices:
+            raise argparse.ArgumentTypeError(f"must be one of {', '.join(choices)}, not {text!r}")
+        return value
+
+    convert.__name__ = "choice"
+    return convert
+
+
+@dataclass(frozen=True)
+class Option:
+    """One ``--alias-NAME`` option and its ``alias_NAME`` ini key."""
+
+    name: str
+    help: str
+    default: Any = None
+    convert: Callable[[str], Any] | None = None
+    choices: tuple[str, ...] | None = None
+    kind: str = "value"  # value | list (repeatable) | flag
+
+    @property
+    def dest(self) -> str:
+        return "alias_" + self.name.replace("-", "_")
+
+    @property
+    def ini_type(self) -> str:
+        return {"list": "linelist", "flag": "bool"}.get(self.kind, "string")
+
+    def argparse_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"dest": self.dest, "default": None, "help": self.help}
+        if self.kind == "list":
+            kwargs["action"] = "append"
+        elif self.kind == "flag":
+            kwargs["action"] = "store_const"
+            kwargs["const"] = True
+        elif self.choices:
+            kwargs["choices"] = self.choices
+        elif self.convert is not None:
+            kwargs["type"] = self.convert
+        return kwargs
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("model", "model to benchmark (repeatable): reference, replay:FILE.jsonl, smollm2, hf:PATH, opus, …",
+           kind="list"),
+    Option("grade", "grade to assert (default name)", "name", choices=GRADE_CHOICES),
+    Option("suite", "task suite: builtin, a folder of tasks, examples:PATH, tlabench:PATH (default builtin)",
+           "builtin"),
+    Option("conditions", "comma-separated conditions: original, random, meaningful (default original,random)",
+           ("original", "random"), _conditions),
+    Option("samples", "samples per task and condition (default 5)", 5, _integer(1)),
+    Option("seed", "seed for renaming, sampling and bootstrap (default 0)", 0, _integer(0)),
+    Option("timeout", "TLC time limit per run in seconds (default 300)", 300.0, _seconds),
+    Option("mode", "behavior grade: paper (the paper's procedure) or extended (default paper)", "paper",
+           choices=MODE_CHOICES),
+    Option("cache-dir", "folder for the run cache, condition cache and generation store"),
+    Option("store", "generation store mode (default rw)", "rw", choices=STORE_CHOICES),
+    Option("report", "write a report; format by suffix .json .csv .md .html (repeatable)", kind="list"),
+    Option("gate", "fail the session unless EXPR holds, e.g. behavior.decrease.ci_low<=5 (repeatable)",
+           kind="list"),
+    Option("no-fail", "grade failures are xfail: only the gates decide the outcome", False, kind="flag"),
+    Option("lora", "a PEFT LoRA adapter folder applied to hf: models"),
+    Option("meaningful-maps", "JSON {task id: {old name: new name}} for the meaningful condition"),
+    Option("resamples", "bootstrap resamples for the summary CIs (default 10000)", 10000, _integer(100)),
+    Option("prefill", "header (default): local models' answers start with '---- MODULE <Name> ----', as code "
+           "benchmarks give a signature (API models never get it: the paper does not); none: off",
+           "header", choices=PREFILL_CHOICES),
+    Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
+           _integer(1)),
+)
+OPTIONS_BY_NAME = {option.name: option for option in OPTIONS}
+
+
+class OptionError(ValueError):
+    """An option value that cannot be used (the message names the option and what is allowed)."""
+
+
+def convert(option: Option, raw: Any, source: str) -> Any:
+    """``raw`` (a string from the ini file, or an already converted command-line value) as the option's type."""
+    if option.kind == "list":
+        return tuple(str(item) for item in raw if str(item).strip())
+    if option.kind == "flag":
+        return bool(raw)
+    converter = _choice(option.choices) if option.choices else option.convert
+    if converter is None or not isinstance(raw, str):
+        return raw
+    try:
+        return converter(raw)
+    except argparse.ArgumentTypeError as exc:
+        where = f"--alias-{option.name}" if source == "cli" else f"ini option {option.dest}"
+        raise OptionError(f"{where} {exc}") from None
+
+
+def resolve(getoption: Callable[[str], Any], getini: Callable[[str], Any]) -> dict[str, Any]:
+    """Every option's value, keyed by its name with underscores: command line, else ini, else default."""
+    values: dict[str, Any] = {}
+    for option in OPTIONS:
+        raw = getoption(option.dest)
+        source = "cli"
+        if raw is None:
+            ini = getini(option.dest)
+            if ini not in (None, [], ""):
+                raw, source = ini, "ini"
+        if raw is None:
+            values[option.name.replace("-", "_")] = option.default
+            continue
+        values[option.name.replace("-", "_")] = convert(option, raw, source)
+    return values

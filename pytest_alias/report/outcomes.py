@@ -1,0 +1,73 @@
+"""Why outputs fail: one outcome per record, from the first failing grade's evidence.
+
+The summary counts outcomes per model and condition, so a user sees at a glance whether a model
+writes no module at all, modules SANY rejects, or modules TLC finds wrong.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Iterable, Mapping
+
+#: Every outcome, in the order a module gets further through the pipeline.
+OUTCOMES = ("no module found", "parse error", "semantic error", "TLC config error", "TLC error",
+            "invariant or property violation", "deadlock", "timeout", "behavior differs", "pass")
+
+_TLC_OUTCOMES = {
+    "config_error": "TLC config error", "parse_error": "TLC config error", "semantic_error": "TLC config error",
+    "invariant_violation": "invariant or property violation", "property_violation": "invariant or property violation",
+    "assumption_failure": "invariant or property violation", "deadlock": "deadlock", "timeout": "timeout",
+    "crash": "TLC error",
+}
+
+
+def grade_outcome(grade: str, result: Mapping[str, Any]) -> str:
+    """The outcome one grade's result stands for (``pass`` when it passed)."""
+    if result.get("passed"):
+        return "pass"
+    details = result.get("details") or {}
+    stage = details.get("stage")
+    if stage in ("extract", "stage"):
+        return "no module found"
+    if stage == "sany":
+        kinds = {error.get("kind") for error in details.get("errors") or []} | set(details.get("sany_error_kinds") or [])
+        return "semantic error" if kinds == {"semantic"} else "parse error"
+    if stage == "cfg" or stage == "spec":
+        return "TLC config error"
+    if stage == "tlc" and details.get("tlc_status") in _TLC_OUTCOMES and grade != "behavior":
+        return _TLC_OUTCOMES[details["tlc_status"]]
+    return "behavior differs" if grade == "behavior" else "TLC error"
+
+
+def record_outcome(record: Mapping[str, Any]) -> str:
+    """The outcome of a record: its first failing grade's (parse, then name, then behavior), else pass."""
+    grades = record.get("grades") or {}
+    for grade in ("parse", "name", "behavior"):
+        if grade in grades and not grades[grade].get("passed"):
+            return grade_outcome(grade, grades[grade])
+    return "pass"
+
+
+def outcome_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
+    """``{model: {condition: {outcome: count}}}`` with outcomes in pipeline order (zeros left out)."""
+    counts: dict[str, dict[str, Counter[str]]] = {}
+    for record in records:
+        by_condition = counts.setdefault(str(record.get("model")), {})
+        by_condition.setdefault(str(record.get("condition")), Counter())[record_outcome(record)] += 1
+    return {model: {condition: {o: counter[o] for o in OUTCOMES if counter[o]}
+                    for condition, counter in conditions.items()}
+            for model, conditions in counts.items()}
+
+
+def outcome_lines(records: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The summary's outcome table: one row per model and condition, one column per outcome seen."""
+    counts = outcome_counts(records)
+    seen = [o for o in OUTCOMES if any(o in c for conditions in counts.values() for c in conditions.values())]
+    if not seen:
+        return []
+    from .tables import render_text
+
+    header = ["model", "condition", *seen]
+    rows = [[model, condition, *(str(c.get(o, 0)) for o in seen)]
+            for model, conditions in counts.items() for condition, c in conditions.items()]
+    return ["outcomes (samples; the first failing grade decides):", *render_text(header, rows)]
