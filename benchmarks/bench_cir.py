@@ -52,7 +52,7 @@ def main() -> int:
     print(f"renaming {len(tasks)} specs: median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms")
     one = build_seconds(tasks, 1)
     many = build_seconds(tasks, args.workers)
-    print(f"alias build {args.suite}: {one:.1f} s with 1 worker, {many:.1f} s with {args.workers} (x{many / one:.2f})")
+    print(f"tla-alias build {args.suite}: {one:.1f} s with 1 worker, {many:.1f} s with {args.workers} (x{many / one:.2f})")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""``python -m pytest_alias``: the ``alias`` command (useful where a shell builtin named alias shadows it)."""
+"""``python -m pytest_alias``: the ``tla-alias`` command."""
 
 import sys
 

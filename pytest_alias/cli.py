@@ -1,4 +1,4 @@
-"""The ``alias`` command line: a thin door onto the library (no logic of its own lives here)."""
+"""The ``tla-alias`` command line: a thin door onto the library (no logic of its own lives here)."""
 
 from __future__ import annotations
 
@@ -322,8 +322,8 @@ def cmd_validate_grader(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="alias", description="ALIAS: grade LLM-written TLA+ specs and test for memorization.")
-    parser.add_argument("--version", action="version", version=f"alias {__version__}")
+    parser = argparse.ArgumentParser(prog="tla-alias", description="ALIAS: grade LLM-written TLA+ specs and test for memorization.")
+    parser.add_argument("--version", action="version", version=f"tla-alias {__version__}")
     parser.add_argument("--cache-dir", type=Path, default=None, help="run cache folder (default: ALIAS_CACHE_DIR or the user cache)")
     parser.add_argument("--no-cache", action="store_true", help="run the tools even when a cached verdict exists")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -412,7 +412,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``alias`` console script."""
+    """Entry point of the ``tla-alias`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
@@ -421,10 +421,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if not isinstance(exc, _user_errors()):
             raise
-        print(f"alias: {exc}", file=sys.stderr)
+        print(f"tla-alias: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("alias: interrupted", file=sys.stderr)
+        print("tla-alias: interrupted", file=sys.stderr)
         return 130
 
 

@@ -7,6 +7,7 @@ replaced by one plain line per ``step`` fraction of the work, so CI logs stay sh
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any, TextIO
@@ -17,6 +18,15 @@ def _interval(seconds: float) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+def _terminal_sized(stream: TextIO) -> bool:
+    """Whether ``stream`` is a terminal that reports its size (tqdm draws nothing on a 0×0 one)."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+    return size.columns > 0 and size.lines > 0
 
 
 class Progress:
@@ -37,8 +47,10 @@ class Progress:
         if live and self.total:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=self.total, desc=description, unit=unit, file=self.stream, dynamic_ncols=True,
-                            mininterval=0.2, leave=True)
+            # A terminal that reports no width (a bare pseudo-terminal) would get an empty bar.
+            sized = _terminal_sized(self.stream)
+            self.bar = tqdm(total=self.total, desc=description, unit=unit, file=self.stream, dynamic_ncols=sized,
+                            ncols=None if sized else 100, nrows=None if sized else 24, mininterval=0.2, leave=True)
 
     def update(self, count: int = 0, **fields: Any) -> None:
         """Add ``count`` finished units and set the extra fields shown after the counts."""

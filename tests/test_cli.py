@@ -1,4 +1,4 @@
-"""The ``alias`` command: doctor and check, JSON output, one-sentence errors."""
+"""The ``tla-alias`` command: doctor and check, JSON output, one-sentence errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``alias grade``: one verdict per output, as a subprocess and in-process; bad outputs fail with a reason."""
+"""``tla-alias grade``: one verdict per output, as a subprocess and in-process; bad outputs fail with a reason."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_bad_input_is_one_sentence_and_exit_2(cache_dir: Path, tmp_path: Path, c
     assert proc.returncode == 2
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("alias: "), proc.stderr
+    assert len(lines) == 1 and lines[0].startswith("tla-alias: "), proc.stderr
 
 
 # ---------------------------------------------------------------- robustness (in-process: one tool server)

@@ -1,6 +1,6 @@
 """Suites: turn one string into a sorted list of ``Task``.
 
-A suite is named by one string (what ``alias tasks SUITE`` and the plugin take):
+A suite is named by one string (what ``tla-alias tasks SUITE`` and the plugin take):
 
 * ``builtin`` (the default): the tasks shipped in ``pytest_alias/data/tasks/``.
 * ``PATH``: a folder of task folders, or one task folder (``task.toml`` + modules + description).

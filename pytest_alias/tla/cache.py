@@ -3,7 +3,7 @@
 A key is the SHA-256 of a canonical JSON document naming everything a verdict depends on: the jar's
 hash, the flags, and the bytes of every module and cfg. Entries are JSON files written to a temporary
 name and moved into place with ``os.replace``, so a reader never sees half an entry and parallel
-processes (pytest-xdist workers, ``alias build --workers``) can share one cache without locks: two
+processes (pytest-xdist workers, ``tla-alias build --workers``) can share one cache without locks: two
 writers of one key write the same content.
 """
 

@@ -88,7 +88,7 @@ class TlcResult:
         return self.status == "ok"
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object ``alias check --json`` prints under ``"tlc"``."""
+        """The JSON object ``tla-alias check --json`` prints under ``"tlc"``."""
         return {
             "status": self.status,
             "distinct_states": self.distinct_states,

@@ -1,4 +1,4 @@
-"""Suites: built-in tasks, task folders (and their errors), tlaplus/Examples, TLA+-Bench, ``alias tasks``."""
+"""Suites: built-in tasks, task folders (and their errors), tlaplus/Examples, TLA+-Bench, ``tla-alias tasks``."""
 
 from __future__ import annotations
 
@@ -327,7 +327,7 @@ def test_tlabench_kinds_and_ids(tlabench: Path) -> None:
     assert silver.ids == ["2"] and "silver" in silver.skipped[0].reason
 
 
-# --------------------------------------------------------------------------- the alias tasks command
+# --------------------------------------------------------------------------- the tla-alias tasks command
 
 
 def test_cli_tasks_json_in_process(capsys: pytest.CaptureFixture[str]) -> None:
