@@ -181,8 +181,15 @@ def cmd_build(args: argparse.Namespace) -> int:
     from .cir.build import build_test_set
     from .tasks.suites import load_suite
 
+    from .cir.prepared import ConditionCache
+
     tasks = load_suite(args.suite)
-    summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=_tools(args))
+    tools = _tools(args)
+    summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools)
+    # A later pytest run with this seed and cache reads these conditions instead of building them.
+    cache = ConditionCache(tools.cache_dir, tools.toolchain.jar.sha256)
+    for report in summary.reports:
+        cache.store(report.task, report.renamed, seed=args.seed)
     counts = summary.counts()
     print(f"{counts['verified']}/{counts['tasks']} tasks verified after CIR; "
           f"{counts['with_hidden_names']} with hidden names, {counts['every_name_stated']} with every name stated")

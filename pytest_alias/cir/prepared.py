@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ..tasks.model import Condition, Task
 from ..tla.cache import RunCache, content_key, default_cache_dir
+from .conditions import RenamedCondition
 
 #: Bump when renaming or verification would give a different condition for the same inputs.
 RENAMING_VERSION = 1
@@ -75,12 +76,18 @@ class ConditionCache:
                 continue
             renamed = (random_condition(task, seed, tools=tools()) if kind == "random"
                        else meaningful_condition(task, dict(proposed or {}), tools=tools()))
-            reason = None if renamed.valid else f"renamed copy not verified: {renamed.verification.failure}"  # type: ignore[union-attr]
             self.built += 1
-            if reason is None or not _machine_dependent(reason):
-                self.cache.put(key, {"condition": renamed.condition.to_dict(), "skip_reason": reason})
-            prepared.append((renamed.condition, reason))
+            prepared.append(self.store(task, renamed, seed=seed, proposed=proposed))
         return prepared
+
+    def store(self, task: Task, renamed: RenamedCondition, *, seed: int,
+              proposed: Mapping[str, str] | None = None) -> Prepared:
+        """Keep a condition built elsewhere (``tla-alias build``); returns it with its skip reason."""
+        reason = None if renamed.valid else f"renamed copy not verified: {renamed.verification.failure}"  # type: ignore[union-attr]
+        if reason is None or not _machine_dependent(reason):  # a timeout may pass on another machine
+            key = condition_key(task, renamed.condition.kind, seed, proposed, self.jar)
+            self.cache.put(key, {"condition": renamed.condition.to_dict(), "skip_reason": reason})
+        return renamed.condition, reason
 
 
 def _machine_dependent(reason: str) -> bool:

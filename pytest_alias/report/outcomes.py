@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any, Iterable, Mapping
 
 #: Every outcome, in the order a module gets further through the pipeline.
-OUTCOMES = ("no module found", "parse error", "semantic error", "TLC config error", "TLC error",
+OUTCOMES = ("no module found", "cut at token limit", "parse error", "semantic error", "TLC config error", "TLC error",
             "invariant or property violation", "deadlock", "timeout", "behavior differs", "pass")
 
 _TLC_OUTCOMES = {
@@ -40,11 +40,18 @@ def grade_outcome(grade: str, result: Mapping[str, Any]) -> str:
 
 
 def record_outcome(record: Mapping[str, Any]) -> str:
-    """The outcome of a record: its first failing grade's (parse, then name, then behavior), else pass."""
+    """The outcome of a record: its first failing grade's (parse, then name, then behavior), else pass.
+
+    An output that does not parse because generation stopped at the token limit before the module's
+    closing ``====`` is ``cut at token limit`` (appendix N's truncation), not a parse error.
+    """
     grades = record.get("grades") or {}
     for grade in ("parse", "name", "behavior"):
         if grade in grades and not grades[grade].get("passed"):
-            return grade_outcome(grade, grades[grade])
+            outcome = grade_outcome(grade, grades[grade])
+            if outcome in ("parse error", "no module found") and (record.get("generation") or {}).get("truncated"):
+                return "cut at token limit"
+            return outcome
     return "pass"
 
 

@@ -154,3 +154,12 @@ def test_missing_adapter_is_an_error(tiny_dir: Path, tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     with pytest.raises(FileNotFoundError, match="adapter"):
         create_local(str(tiny_dir), lora=str(tmp_path / "empty"))
+
+
+def test_a_prefix_starts_the_answer_and_counts_toward_the_module(tiny: LocalModel) -> None:
+    """The header prefill: written for the model, kept in the output, and its module closes generation."""
+    prefixed = GenerationRequest("clock", "original", 0, PROMPT_LINES[1], 0, prefix=MODULE_LINES[0])
+    [out] = tiny.generate([prefixed], DecodingParams())
+    assert out.text == CLOSED and out.prefix == MODULE_LINES[0]
+    assert out.finish_reason == "stop" and not out.truncated
+    assert out.usage["output_tokens"] == 4  # the prefix is not the model's own output

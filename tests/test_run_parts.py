@@ -1,0 +1,103 @@
+"""Pure parts of a run: option resolution, outcomes, the condition cache key, the prefix in store keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_alias.options import OPTIONS, OptionError, resolve
+from pytest_alias.report.outcomes import outcome_counts, record_outcome
+
+# A value for every option as the command line gives it (converted) and as an ini file gives it (text).
+CLI = {"model": ["fake"], "grade": "behavior", "suite": "examples:/x", "conditions": ("random",), "samples": 3,
+       "seed": 7, "timeout": 12.5, "mode": "extended", "cache-dir": "/tmp/c", "store": "ro", "report": ["a.json"],
+       "gate": ["parse.original>=0.5"], "no-fail": True, "lora": "/a", "meaningful-maps": "m.json",
+       "resamples": 200, "prefill": "none", "max-new-tokens": 64}
+INI = {"model": ["reference"], "grade": "parse", "suite": "builtin", "conditions": "original,meaningful",
+       "samples": "2", "seed": "3", "timeout": "9", "mode": "paper", "cache-dir": "/tmp/d", "store": "off",
+       "report": ["b.md"], "gate": ["name.original>=0.1"], "no-fail": True, "lora": "/b", "meaningful-maps": "n.json",
+       "resamples": "300", "prefill": "header", "max-new-tokens": "32"}
+INI_CONVERTED = {**INI, "conditions": ("original", "meaningful"), "samples": 2, "seed": 3, "timeout": 9.0,
+                 "resamples": 300, "max-new-tokens": 32, "model": ("reference",), "report": ("b.md",),
+                 "gate": ("name.original>=0.1",)}
+
+
+def _resolve(cli: dict[str, Any], ini: dict[str, Any]) -> dict[str, Any]:
+    by_dest = {option.dest: option.name for option in OPTIONS}
+    return resolve(lambda dest: cli.get(by_dest[dest]), lambda dest: ini.get(by_dest[dest]))
+
+
+def test_every_option_is_covered() -> None:
+    assert set(CLI) == set(INI) == {option.name for option in OPTIONS}
+
+
+@pytest.mark.parametrize("option", [option.name for option in OPTIONS])
+def test_command_line_beats_ini_beats_default(option: str) -> None:
+    key = option.replace("-", "_")
+    default = next(o.default for o in OPTIONS if o.name == option)
+    cli_value = CLI[option]
+    expected_cli = tuple(cli_value) if isinstance(cli_value, list) else cli_value
+    assert _resolve({option: cli_value}, {option: INI[option]})[key] == expected_cli
+    assert _resolve({}, {option: INI[option]})[key] == INI_CONVERTED[option]
+    assert _resolve({}, {})[key] == default
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("samples", "0", "ini option alias_samples must be at least 1"),
+    ("timeout", "-1", "ini option alias_timeout must be a positive number of seconds"),
+    ("grade", "vibes", "ini option alias_grade must be one of parse, name, behavior, all"),
+    ("conditions", "original,renamed", "ini option alias_conditions must be a comma-separated subset"),
+])
+def test_bad_ini_values_name_the_option(option: str, value: str, message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        _resolve({}, {option: value})
+
+
+def _record(grades: dict[str, Any], truncated: bool = False) -> dict[str, Any]:
+    return {"model": "m", "condition": "original", "grades": grades, "generation": {"truncated": truncated}}
+
+
+def test_outcomes_follow_the_first_failing_grade() -> None:
+    passed = {"passed": True}
+    no_module = {"passed": False, "details": {"stage": "extract"}}
+    semantic = {"passed": False, "details": {"stage": "sany", "errors": [{"kind": "semantic"}]}}
+    syntax = {"passed": False, "details": {"stage": "sany", "errors": [{"kind": "parse"}, {"kind": "semantic"}]}}
+    deadlock = {"passed": False, "details": {"stage": "tlc", "tlc_status": "deadlock"}}
+    violation = {"passed": False, "details": {"stage": "tlc", "tlc_status": "invariant_violation"}}
+    differs = {"passed": False, "details": {"stage": "tlc", "tlc_status": "invariant_violation"}}
+    assert record_outcome(_record({"parse": no_module})) == "no module found"
+    assert record_outcome(_record({"parse": syntax}, truncated=True)) == "cut at token limit"
+    assert record_outcome(_record({"parse": semantic})) == "semantic error"
+    assert record_outcome(_record({"parse": syntax})) == "parse error"
+    assert record_outcome(_record({"parse": passed, "name": deadlock})) == "deadlock"
+    assert record_outcome(_record({"parse": passed, "name": violation})) == "invariant or property violation"
+    assert record_outcome(_record({"parse": passed, "name": passed, "behavior": differs})) == "behavior differs"
+    assert record_outcome(_record({"parse": passed, "name": passed, "behavior": passed})) == "pass"
+    records = [_record({"parse": syntax}), _record({"parse": syntax}), _record({"parse": passed})]
+    assert outcome_counts(records) == {"m": {"original": {"parse error": 2, "pass": 1}}}
+
+
+def test_condition_key_changes_with_what_decides_the_condition() -> None:
+    from pytest_alias.cir.prepared import condition_key
+    from pytest_alias.tasks.suites import load_suite
+
+    first, second = load_suite("builtin")[:2]
+    base = condition_key(first, "random", 0, None, "jar")
+    assert condition_key(first, "random", 0, None, "jar") == base
+    others = {condition_key(first, "random", 1, None, "jar"), condition_key(second, "random", 0, None, "jar"),
+              condition_key(first, "random", 0, None, "other-jar"),
+              condition_key(first, "meaningful", 0, {"a": "b"}, "jar")}
+    assert base not in others and len(others) == 4
+
+
+def test_a_prefix_is_part_of_the_store_key_only_when_given() -> None:
+    from pytest_alias.models.base import DecodingParams, GenerationRequest
+    from pytest_alias.models.store import generation_key
+
+    plain = GenerationRequest("t", "original", 0, "prompt", 0)
+    prefixed = GenerationRequest("t", "original", 0, "prompt", 0, prefix="---- MODULE T ----\n")
+    params = DecodingParams()
+    assert generation_key("m", params, plain) != generation_key("m", params, prefixed)
+    assert generation_key("m", params, plain) == generation_key("m", params, GenerationRequest("t", "original", 0,
+                                                                                               "prompt", 0, prefix=""))
