@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,17 @@ REPO = Path(__file__).resolve().parent
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus" / "tlaplus-examples"
 BUILTIN_TASKS = REPO / "pytest_alias" / "data" / "tasks"
+#: Four built-in tasks (hour-clock has no cfg) for the plugin tests.
+SMALL = ("barrier", "die-hard", "hour-clock", "ticket-dispenser")
+
+
+@pytest.fixture(scope="module")
+def small_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ``SMALL`` built-in tasks copied into a task folder."""
+    root = tmp_path_factory.mktemp("suite")
+    for name in SMALL:
+        shutil.copytree(BUILTIN_TASKS / name, root / name)
+    return root
 
 
 @pytest.fixture(scope="session")

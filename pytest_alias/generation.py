@@ -10,8 +10,6 @@ text is the stored one, and ``off`` keeps the texts only in the run file.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -20,6 +18,7 @@ from .cases import Case
 from .models.base import DecodingParams, Generation, GenerationRequest, module_header, supports_prefix
 from .models.store import GenerationStore
 from .progress import Progress
+from .tla.cache import write_json_atomic
 
 CaseKey = tuple[str, str, int, str]
 
@@ -95,15 +94,7 @@ def write_run_file(path: Path, generations: dict[CaseKey, Generation]) -> None:
     """The run's generations for xdist workers, written atomically (a reader never sees half of it)."""
     entries = [{"key": list(key), "generation": generation.to_dict(), "from_store": generation.from_store}
                for key, generation in generations.items()]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(entries, handle, ensure_ascii=False)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_json_atomic(path, entries)
 
 
 def read_run_file(path: Path) -> dict[CaseKey, Generation] | None:

@@ -45,6 +45,20 @@ def files_digest(files: Mapping[str, str]) -> dict[str, str]:
     return {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in sorted(files.items())}
 
 
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` through a temporary file and ``os.replace``: a reader sees
+    the old file or the whole new one, and an interrupted write leaves no temporary file behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, ensure_ascii=False)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
 class RunCache:
     """Entries under ``root/runs/ab/abcdef….json``."""
 
@@ -65,17 +79,8 @@ class RunCache:
 
     def put(self, key: str, entry: Mapping[str, Any]) -> None:
         """Store an entry atomically; a cache that cannot be written is skipped, never fatal."""
-        path = self._path(key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                    json.dump(entry, handle, ensure_ascii=False)
-                os.replace(temp, path)
-            except BaseException:
-                Path(temp).unlink(missing_ok=True)
-                raise
+            write_json_atomic(self._path(key), entry)
         except OSError:
             pass
 

@@ -8,18 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUILTIN_TASKS
+from conftest import SMALL
 
 pytest_plugins = ["pytester"]
-SMALL = ("barrier", "die-hard", "hour-clock", "ticket-dispenser")
-
-
-@pytest.fixture(scope="module")
-def small_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("suite")
-    for name in SMALL:
-        shutil.copytree(BUILTIN_TASKS / name, root / name)
-    return root
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -13,34 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BUILTIN_TASKS
+from benchmarks.bench_run import LAUNCH_COUNTER
+
+from conftest import SMALL
 
 pytest_plugins = ["pytester"]
-SMALL = ("barrier", "die-hard", "hour-clock", "ticket-dispenser")
-
-# Written into each pytester folder: every process (controller and workers) appends how many SANY/TLC
-# launches it made by the end of collection, so a test can see that workers only read the cache.
-LAUNCH_COUNTER = '''
-import os
-from pytest_alias.plugin import SETTINGS_KEY
-
-def pytest_collection_finish(session):
-    settings = session.config.stash.get(SETTINGS_KEY, None)
-    tools = settings.__dict__.get("tools") if settings is not None else None
-    launches = sum(tools.launches.values()) if tools is not None else 0
-    name = session.config.workerinput["workerid"] if hasattr(session.config, "workerinput") else "main"
-    with open(os.environ["ALIAS_TEST_LAUNCHES"], "a") as handle:
-        handle.write(f"{name} {launches}\\n")
-'''
-
-
-@pytest.fixture(scope="module")
-def small_suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("suite")
-    for name in SMALL:
-        shutil.copytree(BUILTIN_TASKS / name, root / name)
-    return root
-
 
 def run(pytester: pytest.Pytester, suite: Path, cache: Path, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess(f"--alias-suite={suite}", f"--alias-cache-dir={cache}", "-p", "no:cacheprovider",
@@ -56,18 +32,18 @@ def test_workers_collect_without_launching_tools(pytester: pytest.Pytester, smal
     """Cold run under -n 2: the controller prepares the conditions; no worker launches SANY or TLC to collect."""
     pytester.makeconftest(LAUNCH_COUNTER)
     log = tmp_path / "launches.txt"
-    monkeypatch.setenv("ALIAS_TEST_LAUNCHES", str(log))
+    monkeypatch.setenv("ALIAS_BENCH_LAUNCHES", str(log))
     result = run(pytester, small_suite, tmp_path / "cache", "--alias-model=reference", "--alias-samples=1",
                  "--alias-grade=parse", "-n", "2")
     result.assert_outcomes(passed=len(SMALL) * 2)
     counts = dict(line.split() for line in log.read_text().splitlines())
-    assert set(counts) == {"gw0", "gw1"}, counts
+    assert set(counts) == {"gw0", "gw1"}, counts  # only workers collect under xdist
     assert counts == {"gw0": "0", "gw1": "0"}
     # The conditions are in the cache: a plain collection afterwards launches nothing either.
     log.unlink()
     again = run(pytester, small_suite, tmp_path / "cache", "--alias-model=reference", "--collect-only", "-q")
     assert again.ret == 0
-    assert log.read_text().split() == ["main", "0"]
+    assert log.read_text().split() == ["controller", "0"]
 
 
 @pytest.mark.parametrize("store", ["rw", "refresh", "off"])
