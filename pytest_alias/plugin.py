@@ -169,7 +169,7 @@ class AliasController:
             return
         try:
             self.config.stash[GENERATIONS_KEY] = self._generate([alias_case_of(item) for item in session.items])
-        except ValueError as exc:  # a replay file for other conditions, a store miss in ro mode, …
+        except (ValueError, LookupError, ImportError) as exc:  # a replay for other conditions, an ro store miss…
             raise pytest.UsageError(str(exc)) from None
 
     @pytest.hookimpl(optionalhook=True)
@@ -182,7 +182,7 @@ class AliasController:
         chosen = [by_id.get(nodeid.rpartition("[")[2].rstrip("]")) for nodeid in ids if "[" in nodeid]
         try:
             generations = self._generate(chosen)
-        except ValueError as exc:
+        except (ValueError, LookupError, ImportError) as exc:
             pytest.exit(f"alias: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
         from .generation import write_run_file
 

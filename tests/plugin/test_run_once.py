@@ -217,3 +217,13 @@ def test_ctrl_c_during_generation_keeps_finished_samples(small_suite: Path, tmp_
     finished = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert finished.returncode == 0, finished.stdout
     assert calls(counter) - interrupted_at == 16 - len(stored)  # the rerun asks only for what was missing
+
+
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_store_miss_in_ro_mode_is_one_error(pytester: pytest.Pytester, small_suite: Path, tmp_path: Path,
+                                            workers: str) -> None:
+    result = run(pytester, small_suite, tmp_path / "cache", "--alias-model=fake:never", "--alias-store=ro",
+                 "--alias-samples=1", "-k", "die-hard", "-n", workers)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    output = result.stdout.str() + result.stderr.str()
+    assert output.count("holds no output of fake:never") == 1 and "test_tla[" not in output
