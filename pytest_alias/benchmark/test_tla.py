@@ -20,6 +20,6 @@ def test_tla(request: pytest.FixtureRequest, alias_case, alias_settings, alias_o
     record_item(request.node, record)
     failure = failure_summary(record)
     if failure is not None:
-        if alias_settings.no_fail:
-            pytest.xfail(failure)
+        if alias_settings.no_fail:  # one short line each: the outcome and the first failing grade's reason
+            pytest.xfail(f"{record['outcome']}: {failure.split('; ')[0][:160]}")
         pytest.fail(failure, pytrace=False)
