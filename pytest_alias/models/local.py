@@ -115,7 +115,7 @@ class LocalModel:
         self.lora = str(Path(lora).expanduser().resolve()) if lora else None
         self.adapter_hash = adapter_hash(Path(self.lora)) if self.lora else None
         self.identity = self._identity(label)
-        self._load(device, dtype, threads)
+        self._load_tokenizer(device, dtype, threads)
 
     def _identity(self, label: str | None) -> str:
         model = label or "hf:" + self.path + (f"#{self.gguf_file}" if self.gguf_file else "")
@@ -124,35 +124,45 @@ class LocalModel:
         return (f"{model}{adapter}|prompt={self.prompt_style}"
                 f"|temperature={d.temperature},top_p={d.top_p},max_new_tokens={d.max_new_tokens}")
 
-    def _load(self, device: str, dtype: str, threads: int | str | None) -> None:
+    def _load_tokenizer(self, device: str, dtype: str, threads: int | str | None) -> None:
+        """The tokenizer and device now (cheap, and a chat model without a template fails at creation);
+        the weights on first use, so a run served from the generation store never loads them."""
         import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
+        from transformers import AutoTokenizer
 
         if threads is not None:  # process-wide: on a busy shared CPU one thread can beat two
             torch.set_num_threads(_positive_int("threads", threads))
         self.device = torch.device("cuda" if device == "auto" and torch.cuda.is_available()
                                    else ("cpu" if device == "auto" else device))
-        if dtype == "auto":
-            chosen = torch.float32
-            if self.device.type == "cuda":
-                chosen = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-        else:
-            chosen = getattr(torch, dtype)
-        where: dict[str, Any] = {"local_files_only": True}
+        self._dtype = dtype
+        self._where: dict[str, Any] = {"local_files_only": True}
         if self.gguf_file:
-            where["gguf_file"] = self.gguf_file
-        self.tokenizer = AutoTokenizer.from_pretrained(self.path, **where)
+            self._where["gguf_file"] = self.gguf_file
+        self.tokenizer = AutoTokenizer.from_pretrained(self.path, **self._where)
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
-        model = AutoModelForCausalLM.from_pretrained(self.path, dtype=chosen, **where)
-        if self.lora:
-            from peft import PeftModel
-
-            model = PeftModel.from_pretrained(model, self.lora, is_trainable=False)
-        self.model = model.to(self.device).eval()
         if self.prompt_style == "chat" and not getattr(self.tokenizer, "chat_template", None):
             raise ValueError(f"{self.identity}: prompt_style 'chat' needs a tokenizer with a chat template")
+        self._model: Any = None
+
+    @property
+    def model(self) -> Any:
+        """The weights (with the LoRA adapter applied), loaded on first use."""
+        if self._model is None:
+            import torch
+            from transformers import AutoModelForCausalLM
+
+            chosen = getattr(torch, self._dtype) if self._dtype != "auto" else torch.float32
+            if self._dtype == "auto" and self.device.type == "cuda":
+                chosen = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+            model = AutoModelForCausalLM.from_pretrained(self.path, dtype=chosen, **self._where)
+            if self.lora:
+                from peft import PeftModel
+
+                model = PeftModel.from_pretrained(model, self.lora, is_trainable=False)
+            self._model = model.to(self.device).eval()
+        return self._model
 
     # ------------------------------------------------------------------ prompts
 
@@ -244,7 +254,7 @@ class LocalModel:
         """Drop the weights (and free GPU memory)."""
         import torch
 
-        self.model = None
+        self._model = None
         if torch.cuda.is_available():
             torch.cuda.empty_cache()
 
