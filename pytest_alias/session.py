@@ -108,11 +108,12 @@ class Settings:
             self._memo["conditions"] = ConditionCache(self.cache_dir, find_jar().sha256)
         return self._memo["conditions"]
 
-    def cases(self, *, live: bool = False, show: bool = False) -> list[Case]:
+    def cases(self, *, live: bool = False) -> list[Case]:
         """Every case of the run, sorted (the same list in every xdist worker).
 
-        Conditions come from the condition cache; what it lacks is built and verified here (with a
-        progress line when ``show``), which the controller does before any worker starts.
+        Conditions come from the condition cache; what it lacks is built and verified here, which
+        the controller does before any worker starts. A progress line appears once something has
+        to be built, so a fully cached run stays silent.
         """
         if "cases" not in self._memo:
             from .progress import Progress
@@ -124,14 +125,20 @@ class Settings:
                 raise ValueError(str(exc)) from None
             cache = self.condition_cache()
             prepared = []
-            with Progress("preparing conditions", len(tasks), unit="task", live=live) as progress:
-                for task in tasks:
-                    before = cache.built
+            progress: Progress | None = None
+            try:
+                for done, task in enumerate(tasks, start=1):
                     prepared.append((task, cache.prepare(task, self.conditions, seed=self.seed,
                                                          meaningful_maps=self.meaningful_maps,
                                                          tools=lambda: self.tools)))
-                    if show or cache.built > before:  # a fully cached run stays silent
+                    if progress is None and cache.built:
+                        progress = Progress("preparing conditions", len(tasks), unit="task", live=live)
+                        progress.update(done - 1)
+                    if progress is not None:
                         progress.update(1, built=cache.built)
+            finally:
+                if progress is not None:
+                    progress.close()
             self._memo["cases"] = build_cases(prepared, self.models, self.samples)
         return self._memo["cases"]
 

@@ -7,11 +7,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..options import CONDITION_CHOICES
 from ..tla.specfiles import SpecFiles
 
 #: Bump when the meaning of a Task/Condition field changes: cache keys include it.
 TASK_SCHEMA_VERSION = 1
-CONDITION_KINDS = ("original", "random", "meaningful")
+CONDITION_KINDS = CONDITION_CHOICES  # one vocabulary: the plugin's option table
 
 
 def _frozen_items(mapping: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
