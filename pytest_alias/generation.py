@@ -42,6 +42,7 @@ class _Meter:
         self.progress = progress
         self.started = time.monotonic()
         self.tokens = 0
+        self.stored = 0
         self.cost = 0.0
         self.priced = False
 
@@ -58,9 +59,9 @@ class _Meter:
             fields["tokens/s"] = f"{self.tokens / elapsed:.0f}"
         if self.priced:
             fields["cost"] = f"${self.cost:.4f}"
-        stored = len(generations) - len(fresh)
-        if stored:
-            fields["stored"] = stored + int(self.progress.fields.get("stored", "0"))
+        self.stored += len(generations) - len(fresh)
+        if self.stored:
+            fields["stored"] = self.stored
         self.progress.update(len(generations), **fields)
 
 

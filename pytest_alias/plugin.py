@@ -71,7 +71,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not worker:  # the controller (or the only process) prepares, generates and aggregates
         session = AliasSession(settings)
         config.stash[SESSION_KEY] = session
-        config.pluginmanager.register(AliasController(config, settings, session), "alias-controller")
+        config.pluginmanager.register(AliasController(config, settings), "alias-controller")
         config.pluginmanager.register(session, "alias-session")
 
 
@@ -135,10 +135,9 @@ def live_progress(config: pytest.Config) -> bool:
 class AliasController:
     """The controller's (or the only process's) share of the work: prepare once, generate once."""
 
-    def __init__(self, config: pytest.Config, settings: Any, session: Any) -> None:
+    def __init__(self, config: pytest.Config, settings: Any) -> None:
         self.config = config
         self.settings = settings
-        self.session = session
         self.run_dir = Path(tempfile.mkdtemp(prefix="alias-run-"))
         self.run_file = self.run_dir / "generations.json"
         self.generated = False

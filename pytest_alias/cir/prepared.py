@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ..tasks.model import Condition, Task
 from ..tla.cache import RunCache, content_key, default_cache_dir
-from .conditions import RenamedCondition
+from .conditions import RenamedCondition, meaningful_condition, random_condition
 
 #: Bump when renaming or verification would give a different condition for the same inputs.
 RENAMING_VERSION = 1
@@ -42,12 +42,11 @@ def condition_key(task: Task, kind: str, seed: int, proposed: Mapping[str, str] 
 
 
 class ConditionCache:
-    """Prepared conditions under ``root/conditions``; counts what it built and what it read."""
+    """Prepared conditions under ``root/conditions``; ``built`` counts what had to be built."""
 
     def __init__(self, root: Path | str | None, jar: str) -> None:
         self.cache = RunCache((Path(root) if root is not None else default_cache_dir()) / "conditions")
         self.jar = jar
-        self.hits = 0
         self.built = 0
 
     def prepare(self, task: Task, kinds: tuple[str, ...] | list[str], *, seed: int,
@@ -57,8 +56,6 @@ class ConditionCache:
 
         ``tools`` is called only when something must be built, so a fully cached run starts no JVM.
         """
-        from .conditions import meaningful_condition, random_condition
-
         prepared: list[Prepared] = []
         for kind in kinds:
             if kind == "original":
@@ -71,7 +68,6 @@ class ConditionCache:
             key = condition_key(task, kind, seed, proposed, self.jar)
             entry = self.cache.get(key)
             if entry is not None and "condition" in entry:
-                self.hits += 1
                 prepared.append((condition_from_dict(entry["condition"]), entry.get("skip_reason")))
                 continue
             renamed = (random_condition(task, seed, tools=tools()) if kind == "random"
