@@ -401,6 +401,10 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     validate.add_argument("--json", action="store_true", help="print one JSON object with per-task details")
     validate.set_defaults(handler=cmd_validate_grader)
+
+    from .cli_exposure import add_exposure_commands
+
+    add_exposure_commands(commands)
     return parser
 
 
@@ -408,7 +412,13 @@ def _user_errors() -> tuple[type[Exception], ...]:
     """Exceptions that mean bad input: reported as one sentence, never as a traceback."""
     from .cir.build import BuildError
 
-    errors: tuple[type[Exception], ...] = (UserError, SpecError, CfgError, ToolchainError, BuildError)
+    from .cli_exposure import ExposureUserError
+    from .exposure.analysis import ExposureError
+    from .exposure.finetune import FinetuneError
+    from .exposure.split import SplitError
+
+    errors: tuple[type[Exception], ...] = (UserError, SpecError, CfgError, ToolchainError, BuildError,
+                                           ExposureUserError, ExposureError, FinetuneError, SplitError)
     try:
         from .tasks.suites import SuiteError
 

@@ -86,9 +86,13 @@ def generate_cases(cases: Sequence[Case], *, model_for: Callable[[str], Any], st
 
 def generation_fields(generation: Generation) -> dict[str, Any]:
     """What a record says about its sample's generation (``prefill``: the answer's given start)."""
-    return {"truncated": generation.truncated, "finish_reason": generation.finish_reason,
-            "from_store": generation.from_store, "usage": dict(generation.usage), "cost_usd": generation.cost_usd,
-            "prefill": generation.prefix}
+    fields = {"truncated": generation.truncated, "finish_reason": generation.finish_reason,
+              "from_store": generation.from_store, "usage": dict(generation.usage), "cost_usd": generation.cost_usd,
+              "prefill": generation.prefix, "model_identity": generation.model}
+    exposure = generation.raw.get("exposure") if isinstance(generation.raw, dict) else None
+    if exposure:  # a fine-tuned model: which half it saw (tla-alias exposure reads it)
+        fields["exposure"] = exposure
+    return fields
 
 
 def write_run_file(path: Path, generations: dict[CaseKey, Generation]) -> None:

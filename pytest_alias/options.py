@@ -149,6 +149,11 @@ def convert(option: Option, raw: Any, source: str) -> Any:
         raise OptionError(f"{where} {exc}") from None
 
 
+def defaults() -> dict[str, Any]:
+    """Every option's default value, keyed as ``resolve`` keys them (for callers outside pytest)."""
+    return {option.name.replace("-", "_"): option.default for option in OPTIONS}
+
+
 def resolve(getoption: Callable[[str], Any], getini: Callable[[str], Any]) -> dict[str, Any]:
     """Every option's value, keyed by its name with underscores: command line, else ini, else default."""
     values: dict[str, Any] = {}

@@ -116,31 +116,36 @@ class Settings:
         to be built, so a fully cached run stays silent.
         """
         if "cases" not in self._memo:
-            from .progress import Progress
-            from .tasks.suites import SuiteError, load_suite
-
-            try:
-                tasks = sorted(load_suite(self.suite), key=lambda task: task.id)
-            except SuiteError as exc:
-                raise ValueError(str(exc)) from None
-            cache = self.condition_cache()
-            prepared = []
-            progress: Progress | None = None
-            try:
-                for done, task in enumerate(tasks, start=1):
-                    prepared.append((task, cache.prepare(task, self.conditions, seed=self.seed,
-                                                         meaningful_maps=self.meaningful_maps,
-                                                         tools=lambda: self.tools)))
-                    if progress is None and cache.built:
-                        progress = Progress("preparing conditions", len(tasks), unit="task", live=live)
-                        progress.update(done - 1)
-                    if progress is not None:
-                        progress.update(1, built=cache.built)
-            finally:
-                if progress is not None:
-                    progress.close()
-            self._memo["cases"] = build_cases(prepared, self.models, self.samples)
+            self._memo["cases"] = build_cases(self.prepared_conditions(live=live), self.models, self.samples)
         return self._memo["cases"]
+
+    def prepared_conditions(self, kinds: tuple[str, ...] | None = None, *, live: bool = False) -> list[tuple[Any, Any]]:
+        """``(task, [(condition or None, skip reason), …])`` per task of the suite, sorted by id, for
+        ``kinds`` (this run's conditions by default), from the condition cache or built and stored."""
+        from .progress import Progress
+        from .tasks.suites import SuiteError, load_suite
+
+        try:
+            tasks = sorted(load_suite(self.suite), key=lambda task: task.id)
+        except SuiteError as exc:
+            raise ValueError(str(exc)) from None
+        cache = self.condition_cache()
+        prepared = []
+        progress: Progress | None = None
+        try:
+            for done, task in enumerate(tasks, start=1):
+                prepared.append((task, cache.prepare(task, kinds or self.conditions, seed=self.seed,
+                                                     meaningful_maps=self.meaningful_maps,
+                                                     tools=lambda: self.tools)))
+                if progress is None and cache.built:
+                    progress = Progress("preparing conditions", len(tasks), unit="task", live=live)
+                    progress.update(done - 1)
+                if progress is not None:
+                    progress.update(1, built=cache.built)
+        finally:
+            if progress is not None:
+                progress.close()
+        return prepared
 
     def _model_options(self, spec: str) -> dict[str, Any]:
         return {"lora": self.lora} if self.lora and spec.startswith("hf:") else {}

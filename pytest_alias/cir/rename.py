@@ -18,7 +18,7 @@ where an identifier occurs and nowhere else.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from ..tla.cfg import parse_cfg, render_cfg
 from ..tla.syntax import STANDARD_OPERATORS, TLA_KEYWORDS, ModuleSyntax, Occurrence, is_identifier, parse_module
@@ -106,6 +106,24 @@ def rename_module_text(text: str, name_map: Mapping[str, str], syntax: ModuleSyn
         position = end
     pieces.append(data[position:])
     return b"".join(pieces).decode("utf-8")
+
+
+def identifier_spans(text: str, names: Iterable[str], syntax: ModuleSyntax | None = None) -> list[tuple[int, int]]:
+    """Half-open character spans of every occurrence in ``text`` that renaming with a map over
+    ``names`` would replace (the same occurrences ``rename_module_text`` edits), sorted.
+
+    In an original module pass the map's old names; in its renamed copy, the new ones.
+    """
+    wanted = set(names)
+    syntax = syntax or parse_module(text)
+    data = text.encode("utf-8")
+    spans: set[tuple[int, int]] = set()
+    for occurrence in syntax.occurrences:
+        if occurrence.text in wanted and _renameable(occurrence):
+            start, end = occurrence.span  # byte offsets into the UTF-8 text
+            char_start = len(data[:start].decode("utf-8", errors="ignore"))
+            spans.add((char_start, char_start + len(data[start:end].decode("utf-8", errors="ignore"))))
+    return sorted(spans)
 
 
 def rename_cfg_text(cfg_text: str, name_map: Mapping[str, str]) -> str:

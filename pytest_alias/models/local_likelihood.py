@@ -49,14 +49,33 @@ class TokenScores:
         A token overlaps a span when they share at least one character; None when no token is left.
         """
         spans = [(start, end) for start, end in spans_to_exclude if end > start]
-        kept = (score for start, end, score in self.tokens
-                if not any(start < span_end and span_start < end for span_start, span_end in spans))
-        return _mean(kept)
+        return _mean(score for start, end, score in self.tokens if not _overlaps(start, end, spans))
+
+    def mean_inside(self, spans: Iterable[Span]) -> float | None:
+        """Mean over the tokens that overlap at least one of ``spans`` (the renamed identifiers
+        alone, appendix T); None when no token does."""
+        chosen = [(start, end) for start, end in spans if end > start]
+        return _mean(score for start, end, score in self.tokens if _overlaps(start, end, chosen))
+
+    def count_inside(self, spans: Iterable[Span]) -> int:
+        """How many tokens overlap at least one of ``spans``."""
+        chosen = [(start, end) for start, end in spans if end > start]
+        return sum(_overlaps(start, end, chosen) for start, end, _ in self.tokens)
+
+
+def mean_inside(tokens: Iterable[tuple[int, int, float]], spans: Iterable[Span]) -> float | None:
+    """``TokenScores.mean_inside`` for a plain list of ``(char_start, char_end, logprob)``."""
+    return TokenScores(tuple(tokens)).mean_inside(spans)
 
 
 def mean_outside(tokens: Iterable[tuple[int, int, float]], spans_to_exclude: Iterable[Span]) -> float | None:
     """``TokenScores.mean_outside`` for a plain list of ``(char_start, char_end, logprob)``."""
     return TokenScores(tuple(tokens)).mean_outside(spans_to_exclude)
+
+
+def _overlaps(start: int, end: int, spans: Sequence[Span]) -> bool:
+    """Whether the half-open ``[start, end)`` shares a character with any span (linear: spans are few)."""
+    return any(start < span_end and span_start < end for span_start, span_end in spans)
 
 
 def _mean(values: Iterable[float]) -> float | None:
@@ -92,22 +111,57 @@ def score_continuation(model: Any, tokenizer: Any, prompt_text: str, continuatio
     them (a rendered chat template); the continuation without. Prompt and continuation together are
     cut to their first ``max_tokens`` tokens.
     """
-    import torch
+    return score_batch(model, tokenizer, [(prompt_text, continuation)],
+                       prompt_has_special_tokens=prompt_has_special_tokens, max_tokens=max_tokens)[0]
 
+
+@dataclass(frozen=True)
+class _Encoded:
+    prompt: list[int]
+    continuation: list[int]
+    spans: list[Span]
+
+
+def _encode(tokenizer: Any, prompt_text: str, continuation: str, prompt_has_special_tokens: bool,
+            max_tokens: int) -> _Encoded:
     prompt_ids = list(tokenizer(prompt_text, add_special_tokens=not prompt_has_special_tokens)["input_ids"])
     continuation_ids = list(tokenizer(continuation, add_special_tokens=False)["input_ids"])
     spans = continuation_offsets(tokenizer, continuation, continuation_ids)
     room = max(max_tokens - len(prompt_ids), 0)
-    continuation_ids, spans = continuation_ids[:room], spans[:room]
-    if not continuation_ids or not prompt_ids:
-        return TokenScores(())
+    return _Encoded(prompt_ids, continuation_ids[:room], spans[:room])
+
+
+def score_batch(model: Any, tokenizer: Any, items: Sequence[tuple[str, str]], *,
+                prompt_has_special_tokens: bool = False,
+                max_tokens: int = MAX_SCORED_TOKENS) -> list[TokenScores]:
+    """``score_continuation`` for many ``(prompt, continuation)`` pairs in one forward pass.
+
+    Rows are right-padded, so every row's positions start at 0 as in an unbatched pass; a pair
+    whose prompt alone fills ``max_tokens`` scores no token.
+    """
+    import torch
+
+    encoded = [_encode(tokenizer, prompt, continuation, prompt_has_special_tokens, max_tokens)
+               for prompt, continuation in items]
+    results: list[TokenScores] = [TokenScores(()) for _ in items]
+    live = [i for i, e in enumerate(encoded) if e.prompt and e.continuation]
+    if not live:
+        return results
     device = next(model.parameters()).device
-    ids = torch.tensor([prompt_ids + continuation_ids], device=device)
+    rows = [encoded[i].prompt + encoded[i].continuation for i in live]
+    width = max(len(row) for row in rows)
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
+    ids = torch.tensor([row + [pad] * (width - len(row)) for row in rows], device=device)
+    mask = torch.tensor([[1] * len(row) + [0] * (width - len(row)) for row in rows], device=device)
     with torch.no_grad():
-        logits = model(input_ids=ids, attention_mask=torch.ones_like(ids)).logits[0]
-    # Position i predicts token i + 1: the continuation's tokens are predicted from len(prompt) - 1 on.
-    predicting = logits[len(prompt_ids) - 1:ids.shape[1] - 1].float()
-    logprobs = torch.log_softmax(predicting, dim=-1)
-    targets = torch.tensor(continuation_ids, device=device).unsqueeze(1)
-    chosen = logprobs.gather(1, targets).squeeze(1).tolist()
-    return TokenScores(tuple((start, end, float(score)) for (start, end), score in zip(spans, chosen)))
+        logits = model(input_ids=ids, attention_mask=mask).logits
+    for row_index, item in enumerate(live):
+        e = encoded[item]
+        first, last = len(e.prompt) - 1, len(e.prompt) + len(e.continuation) - 1
+        # Position i predicts token i + 1: the continuation is predicted from len(prompt) - 1 on.
+        logprobs = torch.log_softmax(logits[row_index, first:last].float(), dim=-1)
+        targets = torch.tensor(e.continuation, device=device).unsqueeze(1)
+        chosen = logprobs.gather(1, targets).squeeze(1).tolist()
+        results[item] = TokenScores(tuple((start, end, float(score))
+                                          for (start, end), score in zip(e.spans, chosen)))
+    return results

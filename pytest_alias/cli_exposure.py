@@ -1,0 +1,169 @@
+"""The exposure commands of ``tla-alias``: ``split``, ``finetune``, ``likelihood`` and ``exposure``.
+
+Thin doors onto :mod:`pytest_alias.exposure` (kept apart from ``cli.py`` so each file stays short).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+class ExposureUserError(Exception):
+    """Bad input to an exposure command: one sentence, exit code 2."""
+
+
+def _live(args: argparse.Namespace) -> bool:
+    return not getattr(args, "quiet", False) and sys.stderr.isatty()
+
+
+def cmd_split(args: argparse.Namespace) -> int:
+    """Split a suite into halves A and B (with an optional pool) and write the split file."""
+    from .exposure.split import make_split
+    from .tasks.suites import load_suite
+
+    test = load_suite(args.suite)
+    pool = load_suite(args.pool) if args.pool else []
+    split = make_split(test, seed=args.seed, suite=args.suite, pool=pool, pool_suite=args.pool,
+                       pool_size=args.pool_size)
+    split.write(args.out)
+    print(f"split {split.identity} (seed {split.seed}): A {len(split.halves['A'])} tasks, "
+          f"B {len(split.halves['B'])} tasks, pool {len(split.pool)}"
+          + (f" ({len(split.pool_excluded)} pool tasks left out)" if split.pool_excluded else "")
+          + f" → {args.out}")
+    return 0
+
+
+def cmd_finetune(args: argparse.Namespace) -> int:
+    """Train one exposure model's LoRA adapter."""
+    from .exposure.finetune import FinetuneSettings
+    from .exposure.training import finetune
+
+    overrides = {name: getattr(args, name) for name in ("epochs", "learning_rate", "warmup_steps", "rank", "alpha")
+                 if getattr(args, name) is not None}
+    if args.no_gradient_checkpointing:
+        overrides["gradient_checkpointing"] = False
+    settings = FinetuneSettings(**overrides)
+    try:
+        result = finetune(args.base, args.split, args.half, args.arm, args.out, settings=settings,
+                          suite=args.suite, pool_suite=args.pool_suite, live=_live(args))
+    except (ValueError, ImportError, OSError) as exc:
+        raise ExposureUserError(str(exc)) from None
+    if result.already_done:
+        print(f"{args.out}: already trained with these settings and data ({result.steps} steps); nothing to do")
+    else:
+        first, last = (result.losses[0], result.losses[-1]) if result.losses else (float("nan"), float("nan"))
+        print(f"trained half {args.half} ({args.arm}): {result.steps} steps in {result.seconds:.0f} s"
+              + (f", resumed at step {result.resumed_at}" if result.resumed_at else "")
+              + f"; loss {first:.3f} → {last:.3f}; adapter in {args.out}")
+    return 0
+
+
+def cmd_likelihood(args: argparse.Namespace) -> int:
+    """Score every reference's likelihood under a local model."""
+    from .exposure.likelihood import run_likelihood
+
+    kinds = tuple(k.strip() for k in args.conditions.split(",") if k.strip())
+    try:
+        run = run_likelihood(args.model, args.suite, args.out, kinds=kinds, seed=args.seed,
+                             batch_size=args.batch_size, cache_dir=getattr(args, "cache_dir", None),
+                             meaningful_maps=args.meaningful_maps, live=_live(args))
+    except (ValueError, ImportError, OSError) as exc:
+        raise ExposureUserError(str(exc)) from None
+    means = [row["mean"] for row in run.rows if row["mean"] is not None]
+    average = f", mean log-likelihood {sum(means) / len(means):.3f}" if means else ""
+    print(f"scored {len(run.rows)} references{average} → {args.out}"
+          + (f"; skipped {len(run.skipped)} (first: {run.skipped[0][0]} {run.skipped[0][1]}: {run.skipped[0][2]})"
+             if run.skipped else ""))
+    return 0
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
+    chosen: dict[str, tuple[str, str]] = {}
+    for half, model in (("A", args.model_a), ("B", args.model_b)):
+        if model:
+            chosen[model] = (half, args.arm)
+    return chosen
+
+
+def cmd_exposure(args: argparse.Namespace) -> int:
+    """Table 2 / F.1 / O.1 and appendix N from records and likelihood files."""
+    from .exposure.analysis import analyse, read_rows
+    from .exposure.split import load_split
+    from .exposure.tables import render_markdown, write_outputs
+
+    split = load_split(args.split)
+    rows: list[dict[str, Any]] = []
+    for path in args.files:
+        rows += read_rows(path)
+    analysis = analyse(rows, split, renamed=args.renamed, overrides=_overrides(args), resamples=args.resamples,
+                       seed=args.bootstrap_seed)
+    write_outputs(analysis, markdown=args.markdown, json_path=args.json, html_path=args.html)
+    print(render_markdown(analysis), end="")
+    return 0 if analysis.effects else 1
+
+
+def add_exposure_commands(commands: Any) -> None:
+    """Register the four exposure subcommands on ``commands`` (an argparse subparsers object)."""
+    from .exposure.data import ARMS
+    from .exposure.likelihood import DEFAULT_BATCH_SIZE
+    from .exposure.split import DEFAULT_SPLIT_SEED, HALVES
+
+    split = commands.add_parser("split", help="exposure experiment: split a suite's tasks into halves A and B")
+    split.add_argument("suite", help="the test suite: builtin, a folder of tasks, examples:PATH or tlabench:PATH")
+    split.add_argument("--seed", type=int, default=DEFAULT_SPLIT_SEED, help=f"split seed (default {DEFAULT_SPLIT_SEED})")
+    split.add_argument("--pool", default=None, help="a suite whose tasks outside the test set train both models")
+    split.add_argument("--pool-size", type=int, default=None,
+                       help="keep only the N shortest pool references (default: the whole pool, as in the paper)")
+    split.add_argument("--out", type=Path, required=True, help="the split file to write (JSON)")
+    split.set_defaults(handler=cmd_split)
+
+    tune = commands.add_parser("finetune", help="exposure experiment: LoRA-fine-tune a local model on one half")
+    tune.add_argument("--base", required=True, help="the base model: smollm2 or hf:PATH")
+    tune.add_argument("--split", type=Path, required=True, help="the split file (tla-alias split)")
+    tune.add_argument("--half", choices=HALVES, required=True, help="the half this model sees")
+    tune.add_argument("--arm", choices=ARMS, default="task-pair",
+                      help="task-pair: description + reference pairs; spec-only: the half's raw .tla files (appendix O)")
+    tune.add_argument("--out", type=Path, required=True, help="the adapter folder (resumes a checkpoint found there)")
+    tune.add_argument("--suite", default=None, help="read the test tasks from here instead of the split's suite")
+    tune.add_argument("--pool-suite", default=None, help="read the pool tasks from here instead of the split's")
+    tune.add_argument("--epochs", type=int, default=None, help="epochs (default 3, appendix E)")
+    tune.add_argument("--learning-rate", type=float, default=None, help="peak learning rate (default 2e-4)")
+    tune.add_argument("--warmup-steps", type=int, default=None,
+                      help="warm-up steps (default 100, capped at 10%% of all steps)")
+    tune.add_argument("--rank", type=int, default=None, help="LoRA rank (default 16)")
+    tune.add_argument("--alpha", type=int, default=None, help="LoRA alpha (default 32)")
+    tune.add_argument("--no-gradient-checkpointing", action="store_true",
+                      help="keep activations (faster, more memory)")
+    tune.add_argument("--quiet", action="store_true", help="plain progress lines instead of a live bar")
+    tune.set_defaults(handler=cmd_finetune)
+
+    score = commands.add_parser("likelihood", help="exposure experiment: mean token log-likelihood of each reference")
+    score.add_argument("--model", required=True, help="a local model: smollm2[?lora=DIR] or hf:PATH[?lora=DIR]")
+    score.add_argument("--suite", default="builtin", help="the suite (default builtin)")
+    score.add_argument("--conditions", default="original,random", help="conditions to score (default original,random)")
+    score.add_argument("--seed", type=int, default=None, help="the random condition's seed (default: the plugin's)")
+    score.add_argument("--meaningful-maps", default=None, help="meaningful name maps (for the meaningful condition)")
+    score.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
+                       help=f"references per forward pass (default {DEFAULT_BATCH_SIZE})")
+    score.add_argument("--out", type=Path, required=True, help="the JSON-lines file to write")
+    score.add_argument("--quiet", action="store_true", help="plain progress lines instead of a live bar")
+    score.set_defaults(handler=cmd_likelihood)
+
+    exposure = commands.add_parser("exposure", help="exposure experiment: Table 2, F.1, O.1 and appendix N")
+    exposure.add_argument("files", nargs="+", type=Path,
+                          help="plugin records (.json report or .jsonl) and likelihood files (.jsonl)")
+    exposure.add_argument("--split", type=Path, required=True, help="the split the models were trained on")
+    exposure.add_argument("--renamed", default="random", choices=("random", "meaningful"),
+                          help="the renamed condition to compare with the original (default random)")
+    exposure.add_argument("--model-a", default=None, help="the model trained on half A (when its rows carry no note)")
+    exposure.add_argument("--model-b", default=None, help="the model trained on half B (when its rows carry no note)")
+    exposure.add_argument("--arm", choices=ARMS, default="task-pair", help="the arm of --model-a/--model-b")
+    exposure.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10,000)")
+    exposure.add_argument("--bootstrap-seed", type=int, default=0, help="bootstrap seed (default 0)")
+    exposure.add_argument("--markdown", type=Path, default=None, help="also write the tables as Markdown")
+    exposure.add_argument("--json", type=Path, default=None, help="also write every number as JSON")
+    exposure.add_argument("--html", type=Path, default=None, help="also write an HTML page with a forest plot")
+    exposure.set_defaults(handler=cmd_exposure)

@@ -1,0 +1,261 @@
+"""LoRA fine-tuning with appendix E's settings, resumable, with a progress line and ``training.json``.
+
+The loop is written here rather than taken from ``transformers.Trainer``: the paper's recipe is one
+example per step with a linear schedule, and the loop keeps the two things this experiment must
+control in plain sight — the order of the examples (a fixed seed per epoch) and which tokens carry
+the loss (the specification only) — and resumes from its own checkpoint exactly, RNG included.
+
+Outputs in ``DIR``: ``adapter_config.json`` and ``adapter_model.safetensors`` (what
+``hf:PATH?lora=DIR`` and ``smollm2?lora=DIR`` load), and ``training.json`` (settings, split, data
+hashes, loss curve, seconds). While training, ``DIR/checkpoint/`` holds the latest state; a rerun
+with the same settings and data continues from it, and it is removed when training ends.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..tla.cache import write_json_atomic
+from .data import IGNORED_LABEL, MAX_TRAINING_TOKENS, EncodedExample, TrainingExample, data_digest, encode_example
+
+TRAINING_FILE = "training.json"
+CHECKPOINT_DIR = "checkpoint"
+TRAINING_FORMAT_VERSION = 1
+
+
+class FinetuneError(ValueError):
+    """Training that cannot start: an unusable base, a folder holding another training, no data."""
+
+
+@dataclass(frozen=True)
+class FinetuneSettings:
+    """Appendix E's settings; ``warmup_fraction`` caps the warm-up on small sets (see ``warmup_for``)."""
+
+    rank: int = 16
+    alpha: int = 32
+    dropout: float = 0.05
+    target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    epochs: int = 3
+    batch_size: int = 1
+    learning_rate: float = 2e-4
+    warmup_steps: int = 100
+    warmup_fraction: float = 0.1
+    max_grad_norm: float = 1.0
+    max_tokens: int = MAX_TRAINING_TOKENS
+    gradient_checkpointing: bool = True
+    seed: int = 0
+    shuffle_seed: int = 0
+    checkpoint_every: int = 25
+
+    def __post_init__(self) -> None:
+        for name in ("rank", "alpha", "epochs", "max_tokens", "checkpoint_every"):
+            if getattr(self, name) < 1:
+                raise FinetuneError(f"{name} must be at least 1, not {getattr(self, name)}")
+        if self.batch_size != 1:
+            raise FinetuneError("appendix E trains with batch size 1; other batch sizes are not supported")
+        if not 0 <= self.dropout < 1 or self.learning_rate <= 0 or self.warmup_steps < 0:
+            raise FinetuneError("dropout must lie in [0, 1), learning_rate above 0, warmup_steps 0 or more")
+
+    def warmup_for(self, total_steps: int) -> int:
+        """``warmup_steps``, capped at ``warmup_fraction`` of the run (rounded up).
+
+        The paper's 100 warm-up steps are about 10% of its 1,041 steps (347 examples, 3 epochs);
+        on a small set 100 steps would be the whole run, so the cap keeps the paper's proportion.
+        """
+        return min(self.warmup_steps, math.ceil(self.warmup_fraction * total_steps))
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["target_modules"] = list(self.target_modules)
+        return data
+
+
+@dataclass
+class TrainingResult:
+    """What ``train_lora`` did: steps, the loss per step, the seconds spent, and whether it resumed."""
+
+    steps: int
+    losses: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    resumed_at: int = 0
+    already_done: bool = False
+
+
+def epoch_order(count: int, epoch: int, seed: int) -> list[int]:
+    """The example order of one epoch: a fixed-seed shuffle, different per epoch, the same on every run."""
+    order = list(range(count))
+    random.Random(f"alias-exposure:{seed}:{epoch}").shuffle(order)
+    return order
+
+
+def schedule(settings: FinetuneSettings, total_steps: int) -> Callable[[int], float]:
+    """The learning-rate factor per step: linear warm-up, then linear decay to 0 at the last step."""
+    warmup = settings.warmup_for(total_steps)
+
+    def factor(step: int) -> float:
+        if step < warmup:
+            return (step + 1) / warmup
+        return max(0.0, (total_steps - step) / max(1, total_steps - warmup))
+
+    return factor
+
+
+def _fingerprint(settings: FinetuneSettings, digest: str, base: str, info: dict[str, Any]) -> str:
+    import hashlib
+
+    document = json.dumps([settings.to_dict(), digest, base, info], sort_keys=True)
+    return hashlib.sha256(document.encode()).hexdigest()[:16]
+
+
+def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], out: Path | str, *,
+               settings: FinetuneSettings = FinetuneSettings(), base_identity: str = "",
+               prompt_has_special_tokens: bool = False, info: dict[str, Any] | None = None,
+               progress: Callable[[int, int], Any] | None = None) -> TrainingResult:
+    """Train a LoRA adapter on ``model`` (a transformers causal LM) and write it to ``out``.
+
+    ``info`` (split, half, arm, prompt style, …) goes into ``training.json`` and the resume check.
+    ``progress(done, total)`` returns an object with ``update(count, **fields)`` and ``close()``
+    (a :class:`pytest_alias.progress.Progress`), or None for no progress line.
+    """
+    import torch
+    from peft import LoraConfig, get_peft_model, get_peft_model_state_dict, set_peft_model_state_dict
+
+    out = Path(out)
+    if not examples:
+        raise FinetuneError("no training examples: the split's half and pool are empty")
+    info = dict(info or {})
+    encoded = [encode_example(tokenizer, example, settings.max_tokens, prompt_has_special_tokens)
+               for example in examples]
+    usable = [e for e in encoded if any(label != IGNORED_LABEL for label in e.labels[1:])]
+    if not usable:
+        raise FinetuneError(f"no example keeps a specification token within {settings.max_tokens} tokens")
+    digest = data_digest(examples)
+    fingerprint = _fingerprint(settings, digest, base_identity, info)
+    done_file = out / TRAINING_FILE
+    if done_file.is_file():
+        recorded = json.loads(done_file.read_text(encoding="utf-8"))
+        if recorded.get("fingerprint") == fingerprint:
+            return TrainingResult(steps=recorded["steps"], losses=recorded["losses"], seconds=recorded["seconds"],
+                                  already_done=True)
+        raise FinetuneError(f"{out} holds an adapter trained with other settings or data; choose another --out")
+
+    total = settings.epochs * len(usable)
+    torch.manual_seed(settings.seed)  # LoRA's A matrices start random
+    if settings.gradient_checkpointing:
+        # Newer transformers renamed the switch; the old name still works there but warns.
+        if hasattr(model, "activation_checkpointing_enable"):
+            model.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
+        else:
+            model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        model.config.use_cache = False
+    lora = LoraConfig(r=settings.rank, lora_alpha=settings.alpha, lora_dropout=settings.dropout,
+                      target_modules=list(settings.target_modules), task_type="CAUSAL_LM", bias="none")
+    peft_model = get_peft_model(model, lora)
+    peft_model.train()
+    trainable = [p for p in peft_model.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(trainable, lr=settings.learning_rate)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings, total))
+    device = next(peft_model.parameters()).device
+
+    checkpoint = out / CHECKPOINT_DIR
+    result = TrainingResult(steps=total)
+    state_file = checkpoint / "state.pt"
+    if state_file.is_file():
+        state = torch.load(state_file, weights_only=False)
+        if state["fingerprint"] != fingerprint:
+            raise FinetuneError(f"{checkpoint} is a checkpoint of another training; remove it or choose another --out")
+        set_peft_model_state_dict(peft_model, state["adapter"])
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        torch.set_rng_state(state["rng"])
+        result.losses, result.resumed_at, result.seconds = list(state["losses"]), int(state["step"]), state["seconds"]
+
+    def save_checkpoint(step: int) -> None:
+        checkpoint.mkdir(parents=True, exist_ok=True)
+        temp = checkpoint / "state.pt.tmp"
+        torch.save({"fingerprint": fingerprint, "step": step, "losses": result.losses, "seconds": result.seconds,
+                    "adapter": get_peft_model_state_dict(peft_model), "optimizer": optimizer.state_dict(),
+                    "scheduler": scheduler.state_dict(), "rng": torch.get_rng_state()}, temp)
+        os.replace(temp, state_file)
+
+    meter = progress(result.resumed_at, total) if progress is not None else None
+    started = time.perf_counter() - result.seconds
+    try:
+        step = 0
+        for epoch in range(settings.epochs):
+            for index in epoch_order(len(usable), epoch, settings.shuffle_seed):
+                if step < result.resumed_at:
+                    step += 1
+                    continue
+                loss = _train_step(peft_model, usable[index], optimizer, scheduler, trainable, settings, device)
+                result.losses.append(loss)
+                step += 1
+                result.seconds = time.perf_counter() - started
+                if meter is not None:
+                    meter.update(1, loss=f"{loss:.3f}", lr=f"{scheduler.get_last_lr()[0]:.1e}")
+                if step % settings.checkpoint_every == 0 and step < total:
+                    save_checkpoint(step)
+    finally:
+        if meter is not None:
+            meter.close()
+    _write_adapter(peft_model, out)
+    write_json_atomic(done_file, {
+        "format_version": TRAINING_FORMAT_VERSION, "fingerprint": fingerprint, "base": base_identity,
+        **info, "settings": settings.to_dict(), "warmup_steps_used": settings.warmup_for(total),
+        "examples": len(examples), "examples_used": len(usable), "steps": total,
+        "truncated_examples": sum(e.truncated for e in usable), "data_sha256": digest,
+        "example_hashes": {f"{e.source}:{e.task_id}": e.digest() for e in examples},
+        "target_tokens": sum(e.target_tokens for e in usable),
+        "losses": result.losses, "epoch_losses": _epoch_means(result.losses, len(usable)),
+        "seconds": round(result.seconds, 1), "resumed_at": result.resumed_at, "device": str(device)})
+    shutil.rmtree(checkpoint, ignore_errors=True)
+    return result
+
+
+def _train_step(model: Any, example: EncodedExample, optimizer: Any, scheduler: Any, trainable: list[Any],
+                settings: FinetuneSettings, device: Any) -> float:
+    import torch
+
+    ids = torch.tensor([example.input_ids], device=device)
+    labels = torch.tensor([example.labels], device=device)
+    output = model(input_ids=ids, attention_mask=torch.ones_like(ids), labels=labels)
+    output.loss.backward()
+    torch.nn.utils.clip_grad_norm_(trainable, settings.max_grad_norm)
+    optimizer.step()
+    scheduler.step()
+    optimizer.zero_grad(set_to_none=True)
+    return float(output.loss.detach())
+
+
+def _epoch_means(losses: list[float], per_epoch: int) -> list[float]:
+    return [sum(chunk) / len(chunk) for chunk in (losses[i:i + per_epoch] for i in range(0, len(losses), per_epoch))
+            if chunk]
+
+
+def _write_adapter(peft_model: Any, out: Path) -> None:
+    """Save the adapter through a staging folder so ``out`` never holds half an adapter."""
+    staging = out / ".adapter-staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    peft_model.save_pretrained(str(staging))
+    for path in staging.iterdir():
+        os.replace(path, out / path.name)
+    staging.rmdir()
+
+
+def mean_loss(model: Any, tokenizer: Any, example: TrainingExample, max_tokens: int = MAX_TRAINING_TOKENS) -> float:
+    """The model's mean loss on ``example``'s specification tokens (no gradient)."""
+    import torch
+
+    encoded = encode_example(tokenizer, example, max_tokens)
+    device = next(model.parameters()).device
+    ids = torch.tensor([encoded.input_ids], device=device)
+    with torch.no_grad():
+        return float(model(input_ids=ids, labels=torch.tensor([encoded.labels], device=device)).loss)

@@ -1,0 +1,158 @@
+"""``tla-alias likelihood``: how likely a model finds each reference, inside and outside renamed names.
+
+Per task and condition the reference (the condition's main module) is scored after appendix E's
+prompt with the condition's description (paper Section 3, "Log-likelihood"; prompt and reference
+together cut to their first 2,048 tokens), and three means are kept:
+
+* ``mean``: over every scored reference token;
+* ``mean_other``: over the tokens that overlap **no** renamed identifier — keywords, operators and
+  structure (Table 2's "Likelihood, other");
+* ``mean_renamed``: over the tokens that overlap a renamed identifier (appendix T).
+
+Renamed identifiers are located with the same syntax tree that renaming edits: in a renamed copy
+the new names of its map, in the original the old names of the random condition's map (the names
+renaming would change). A token overlaps an identifier when they share a character.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ..cir.rename import identifier_spans
+from ..models.prompts import finetune_prompt
+from .data import reference_text
+
+LIKELIHOOD_FORMAT = "alias-likelihood"
+#: Rows scored in one forward pass on CPU; a GPU run may raise it.
+DEFAULT_BATCH_SIZE = 4
+
+
+@dataclass(frozen=True)
+class ScoringItem:
+    """One reference to score: its prompt text, the reference and the renamed-identifier spans."""
+
+    task_id: str
+    condition: str
+    description: str
+    reference: str
+    spans: tuple[tuple[int, int], ...] | None  # None: no renaming map to locate identifiers with
+    condition_version: str
+    seed: int | None
+
+
+def scoring_items(prepared: Iterable[tuple[Any, Sequence[tuple[Any, str | None]]]], kinds: Sequence[str]
+                  ) -> tuple[list[ScoringItem], list[tuple[str, str, str]]]:
+    """The items to score for ``kinds`` and ``(task, condition, reason)`` for each one skipped.
+
+    ``prepared`` holds per task its prepared conditions (as ``Settings.prepared_conditions`` gives
+    them), which must include the random one: its map locates the renamed names in the original.
+    """
+    items: list[ScoringItem] = []
+    skipped: list[tuple[str, str, str]] = []
+    for task, conditions in prepared:
+        by_kind = {condition.kind: (condition, reason) for condition, reason in conditions if condition is not None}
+        random = by_kind.get("random")
+        random_map = random[0].names if random is not None and random[1] is None else None
+        for kind in kinds:
+            condition, reason = by_kind.get(kind, (None, "condition not prepared"))
+            if condition is None or reason is not None:
+                skipped.append((task.id, kind, reason or "condition not prepared"))
+                continue
+            reference = reference_text(condition)
+            names = (random_map.keys() if random_map is not None else None) if kind == "original" \
+                else condition.names.values()
+            spans = tuple(identifier_spans(reference, names)) if names is not None else None
+            items.append(ScoringItem(task.id, kind, condition.description, reference, spans,
+                                     condition.version, condition.seed))
+    return items, skipped
+
+
+def score_items(model: Any, items: Sequence[ScoringItem], *, spec: str, batch_size: int = DEFAULT_BATCH_SIZE,
+                progress: Any = None) -> list[dict[str, Any]]:
+    """One row per item (in the items' order), scored ``batch_size`` at a time, shortest first."""
+    if batch_size < 1:
+        raise ValueError(f"batch size must be at least 1, not {batch_size}")
+    order = sorted(range(len(items)), key=lambda i: (len(items[i].description) + len(items[i].reference), i))
+    rows: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(order), batch_size):
+        chunk = order[start:start + batch_size]
+        scores = model.score_many([(finetune_prompt(items[i].description), items[i].reference) for i in chunk])
+        for index, scored in zip(chunk, scores):
+            rows[index] = likelihood_row(items[index], scored, model, spec)
+        if progress is not None:
+            progress.update(len(chunk))
+    return [rows[i] for i in range(len(items))]
+
+
+def likelihood_row(item: ScoringItem, scores: Any, model: Any, spec: str) -> dict[str, Any]:
+    """The JSON row of one scored reference."""
+    spans = item.spans
+    tokens = list(scores)
+    renamed = scores.count_inside(spans) if spans is not None else None
+    last_end = tokens[-1][1] if tokens else 0
+    return {
+        "format": LIKELIHOOD_FORMAT, "task": item.task_id, "condition": item.condition, "model": spec,
+        "model_identity": getattr(model, "identity", spec), "exposure": getattr(model, "exposure", None),
+        "mean": _rounded(scores.mean()),
+        "mean_other": _rounded(scores.mean_outside(spans)) if spans is not None else None,
+        "mean_renamed": _rounded(scores.mean_inside(spans)) if spans is not None else None,
+        "tokens": len(tokens), "tokens_renamed": renamed,
+        "tokens_other": len(tokens) - renamed if renamed is not None else None,
+        "renamed_occurrences": len(spans) if spans is not None else None,
+        # The 2,048-token limit cut the reference before its end.
+        "cut": not tokens or last_end < len(item.reference.rstrip()),
+        "seed": item.seed, "versions": {"condition": item.condition_version},
+    }
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
+    """Write ``rows`` as JSON lines, atomically."""
+    from ..report.files import atomic_write
+
+    atomic_write(path, lambda handle: handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+
+
+@dataclass(frozen=True)
+class LikelihoodRun:
+    """What ``run_likelihood`` wrote: the rows and the skipped ``(task, condition, reason)``."""
+
+    rows: list[dict[str, Any]]
+    skipped: list[tuple[str, str, str]]
+
+
+def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[str] = ("original", "random"),
+                   seed: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE, cache_dir: str | None = None,
+                   meaningful_maps: str | None = None, ids: Sequence[str] | None = None,
+                   live: bool = True) -> LikelihoodRun:
+    """Score every reference of ``suite`` under ``kinds`` with the local model ``spec``; write JSON lines."""
+    from ..models.local import LocalModel
+    from ..models.registry import default_registry
+    from ..options import defaults
+    from ..progress import Progress
+    from ..session import Settings
+
+    options = {**defaults(), "suite": suite, "conditions": tuple(dict.fromkeys(("random", *kinds))),
+               "cache_dir": cache_dir, "meaningful_maps": meaningful_maps}
+    if seed is not None:
+        options["seed"] = seed
+    settings = Settings.from_options(options)
+    model = default_registry().create(spec)
+    if not isinstance(model, LocalModel):
+        raise ValueError(f"--model {spec}: likelihoods need a local model (hf:PATH or smollm2), whose "
+                         "token probabilities ALIAS can read")
+    prepared = settings.prepared_conditions(live=live)
+    if ids is not None:
+        wanted = set(ids)
+        prepared = [(task, conditions) for task, conditions in prepared if task.id in wanted]
+    items, skipped = scoring_items(prepared, kinds)
+    with Progress(f"scoring references ({spec})", len(items), unit="reference", live=live) as progress:
+        rows = score_items(model, items, spec=spec, batch_size=batch_size, progress=progress)
+    write_jsonl(Path(out), rows)
+    return LikelihoodRun(rows, skipped)

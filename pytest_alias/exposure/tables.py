@@ -1,0 +1,170 @@
+"""The exposure analysis as Markdown (Table 2, Table F.1, Table O.1, appendix N), JSON and HTML."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+from .analysis import Effects, ExposureAnalysis
+
+
+def _interval(part: Any, unit: str) -> str:
+    digits = 1 if unit == "points" else 2
+    return f"{part.mean:.{digits}f} [{part.ci_low:.{digits}f}, {part.ci_high:.{digits}f}]"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+def _effects_of(analysis: ExposureAnalysis, title: str, subset: str = "all") -> list[Effects]:
+    return [e for e in analysis.effects if e.title == title and e.subset == subset]
+
+
+def _titles(analysis: ExposureAnalysis) -> list[str]:
+    return list(dict.fromkeys(e.title for e in analysis.effects))
+
+
+def table2_rows(effects: list[Effects]) -> list[list[str]]:
+    """Table 2's columns plus the counts: exposure (original), DiD, unseen cost, n, seen higher, DiD > 0."""
+    rows = []
+    for e in effects:
+        r = e.result
+        rows.append([e.label, str(len(e.tasks)), _interval(r.exposure_original, e.unit),
+                     _interval(r.exposure_renamed, e.unit), _interval(r.did, e.unit),
+                     _interval(r.unseen_cost, e.unit) if e.unit == "points" else "–",
+                     f"{r.exposure_original.higher}/{r.exposure_original.n}", f"{r.did.higher}/{r.did.n}"])
+    return rows
+
+
+TABLE2_HEADER = ["Measure", "n", "Exposure, original", "Exposure, renamed", "DiD", "Unseen cost",
+                 "Seen higher (tasks)", "DiD > 0 (tasks)"]
+
+
+def cell_rows(effects: list[Effects]) -> list[list[str]]:
+    """Table F.1's cells: original and renamed, seen / unseen."""
+    rows = []
+    for e in effects:
+        digits = 1 if e.unit == "points" else 3
+        c = e.cells
+        rows.append([e.label, str(len(e.tasks)), f"{c['original_seen']:.{digits}f} / {c['original_unseen']:.{digits}f}",
+                     f"{c['renamed_seen']:.{digits}f} / {c['renamed_unseen']:.{digits}f}"])
+    return rows
+
+
+def arms_table(analysis: ExposureAnalysis, family: str) -> list[str]:
+    """Table O.1: one family's two arms side by side on the grade they share and the likelihoods."""
+    arms = [arm for arm in ("task-pair", "spec-only") if _effects_of(analysis, f"{family} {arm}".strip())]
+    if len(arms) < 2:
+        return []
+    by_arm = {arm: {e.measure: e for e in _effects_of(analysis, f"{family} {arm}".strip())} for arm in arms}
+    grade = next((g for g in ("behavior", "name", "parse") if all(g in by_arm[a] for a in arms)), None)
+    rows: list[list[str]] = []
+    if grade is not None:
+        for title, part in (("Exposure effect, original descriptions", "exposure_original"),
+                            ("Exposure effect, renamed descriptions", "exposure_renamed"),
+                            ("Difference in differences", "did"), ("Renaming cost, unseen tasks", "unseen_cost")):
+            rows.append([f"{title} ({grade})", *(_interval(getattr(by_arm[a][grade].result, part), "points") for a in arms)])
+    for measure, title in (("mean", "Log-likelihood, difference in differences"),
+                           ("mean_other", "Log-likelihood, tokens outside renamed identifiers")):
+        if all(measure in by_arm[a] for a in arms):
+            rows.append([title, *(_interval(by_arm[a][measure].result.did, "ll") for a in arms)])
+    if all("mean" in by_arm[a] for a in arms):
+        rows.append(["Log-likelihood higher when seen (tasks)",
+                     *(f"{by_arm[a]['mean'].result.exposure_original.higher}/{by_arm[a]['mean'].result.exposure_original.n}"
+                       for a in arms)])
+    return [f"### {family + ': ' if family else ''}task-pair and specification-only exposure (Table O.1)", "",
+            *_table(["Measure", *arms], rows), ""] if rows else []
+
+
+def render_markdown(analysis: ExposureAnalysis) -> str:
+    """Every table the analysis allows, with the models and the split named."""
+    split = analysis.split
+    lines = [f"# Exposure analysis (split {split.identity}, seed {split.seed}: "
+             f"A {len(split.halves['A'])} / B {len(split.halves['B'])} tasks, pool {len(split.pool)})", ""]
+    for model, slot in sorted(analysis.slots.items(), key=lambda item: (item[1].group, item[1].half)):
+        lines.append(f"- half {slot.half}, {f'{slot.family} ' if slot.family else ''}{slot.arm}: `{model}`")
+    lines.append("")
+    for title in _titles(analysis):
+        chosen = _effects_of(analysis, title)
+        if not chosen:
+            continue
+        lines += [f"## {title} exposure (Table 2)", "",
+                  "Correctness in percentage points (pass rates over samples), likelihood in mean token "
+                  "log-likelihood; 95% task-bootstrap intervals. Exposure = seen − unseen; "
+                  "DiD = (original − renamed)_seen − (original − renamed)_unseen; unseen cost = "
+                  "(original − renamed)_unseen.", "", *_table(TABLE2_HEADER, table2_rows(chosen)), "",
+                  "### Cells (Table F.1): seen / unseen", "",
+                  *_table(["Measure", "n", "Original", "Renamed"], cell_rows(chosen)), ""]
+        clean = _effects_of(analysis, title, "untruncated")
+        if title in analysis.untruncated_tasks:
+            tasks = analysis.untruncated_tasks[title]
+            lines += [f"### Tasks with no truncated output (appendix N): {len(tasks)}", ""]
+            lines += (_table(TABLE2_HEADER, table2_rows(clean)) if clean else ["No task is left."]) + [""]
+    for family in dict.fromkeys(slot.family for slot in analysis.slots.values()):
+        lines += arms_table(analysis, family)
+    if analysis.truncation:
+        lines += ["### Truncated outputs (appendix N): reached the token limit or never closed the module", "",
+                  *_table(["Model", "Half", "Arm", "Condition", "Truncated"],
+                          [[f"`{t['model']}`", t["half"], t["arm"], t["condition"],
+                            f"{t['share']:.1f}% ({t['truncated']}/{t['outputs']})"] for t in analysis.truncation]), ""]
+    for note in analysis.missing:
+        lines.append(f"Not analysed: {note}.")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _forest_png(effects: list[Effects]) -> str | None:
+    """A forest plot of exposure, DiD and unseen cost per measure (base64 PNG), or None without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    from ..report.files import figure_png
+
+    parts = (("exposure_original", "exposure (original)"), ("did", "DiD"), ("unseen_cost", "unseen cost"))
+    units = sorted({e.unit for e in effects})
+    figure, axes = plt.subplots(1, len(units), figsize=(6 * len(units), 0.8 + 0.35 * len(effects) * len(parts)),
+                                squeeze=False)
+    for axis, unit in zip(axes[0], units):
+        labels, means, lows, highs = [], [], [], []
+        for e in (e for e in effects if e.unit == unit):
+            for name, title in parts:
+                part = getattr(e.result, name)
+                labels.append(f"{e.label} ({e.title}): {title}")
+                means.append(part.mean); lows.append(part.ci_low); highs.append(part.ci_high)
+        positions = list(range(len(labels)))[::-1]
+        axis.errorbar(means, positions, xerr=[[m - lo for m, lo in zip(means, lows)], [h - m for m, h in zip(means, highs)]],
+                      fmt="o", color="black", capsize=3)
+        axis.axvline(0, color="grey", linewidth=0.8)
+        axis.set_yticks(positions, labels)
+        axis.set_xlabel("points (95% CI)" if unit == "points" else "mean token log-likelihood (95% CI)")
+    image = figure_png(figure)
+    plt.close(figure)
+    return image
+
+
+def write_outputs(analysis: ExposureAnalysis, *, markdown: Path | None = None, json_path: Path | None = None,
+                  html_path: Path | None = None) -> None:
+    """Write the chosen files atomically."""
+    from ..report.files import atomic_write
+
+    if markdown is not None:
+        text = render_markdown(analysis)
+        atomic_write(markdown, lambda handle: handle.write(text))
+    if json_path is not None:
+        document = json.dumps(analysis.to_dict(), indent=2)
+        atomic_write(json_path, lambda handle: handle.write(document))
+    if html_path is not None:
+        body = html.escape(render_markdown(analysis))
+        chosen = [e for e in analysis.effects if e.subset == "all"]
+        png = _forest_png(chosen) if chosen else None
+        figure = f'<img alt="exposure effects" src="data:image/png;base64,{png}">' if png else ""
+        page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ALIAS exposure analysis</title></head>"
+                f"<body><h1>ALIAS exposure analysis</h1>{figure}<pre>{body}</pre></body></html>\n")
+        atomic_write(html_path, lambda handle: handle.write(page))

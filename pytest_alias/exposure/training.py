@@ -1,0 +1,77 @@
+"""``tla-alias finetune``: one exposure model from a base model spec, a split, a half and an arm."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..tasks.model import Task
+from .data import ARMS, training_examples
+from .finetune import FinetuneError, FinetuneSettings, TrainingResult, train_lora
+from .split import HALVES, ExposureSplit, check_versions, load_split
+
+
+@dataclass(frozen=True)
+class SplitTasks:
+    """The tasks a split names, loaded from its suites and checked against its versions."""
+
+    halves: dict[str, list[Task]]
+    pool: list[Task]
+
+
+def load_split_tasks(split: ExposureSplit, *, suite: str | None = None, pool_suite: str | None = None) -> SplitTasks:
+    """The split's tasks; ``suite``/``pool_suite`` override where they are read from (moved clones)."""
+    from ..tasks.suites import load_suite
+
+    test = {task.id: task for task in load_suite(suite or split.suite, ids=list(split.test_ids))}
+    check_versions(split, test.values())
+    pool: list[Task] = []
+    if split.pool:
+        source = pool_suite or split.pool_suite
+        if not source:
+            raise FinetuneError("the split lists pool tasks but no pool suite; pass --pool-suite")
+        pool = load_suite(source, ids=list(split.pool))
+        check_versions(split, pool, pool=True)
+    return SplitTasks({half: [test[i] for i in split.halves[half]] for half in HALVES}, pool)
+
+
+def local_base(spec: str) -> Any:
+    """The ``LocalModel`` a base spec names; an API model or one that already carries an adapter is refused."""
+    from ..models.local import LocalModel
+    from ..models.registry import default_registry
+
+    model = default_registry().create(spec)
+    if not isinstance(model, LocalModel):
+        raise FinetuneError(f"--base {spec}: fine-tuning needs a local model (hf:PATH or smollm2)")
+    if model.lora:
+        raise FinetuneError(f"--base {spec}: the base already carries an adapter; train from the plain model")
+    return model
+
+
+def finetune(base: str, split_file: Path | str, half: str, arm: str, out: Path | str, *,
+             settings: FinetuneSettings = FinetuneSettings(), suite: str | None = None,
+             pool_suite: str | None = None, live: bool = True) -> TrainingResult:
+    """Train the model of ``half`` and ``arm`` on ``base`` and write its adapter to ``out``."""
+    from ..progress import Progress
+
+    if half not in HALVES:
+        raise FinetuneError(f"--half must be one of {', '.join(HALVES)}, not {half!r}")
+    if arm not in ARMS:
+        raise FinetuneError(f"--arm must be one of {', '.join(ARMS)}, not {arm!r}")
+    split = load_split(split_file)
+    tasks = load_split_tasks(split, suite=suite, pool_suite=pool_suite)
+    model = local_base(base)
+    examples = training_examples(tasks.pool, tasks.halves[half], half, arm, wrap=model.wrap)
+    info = {"split": split.identity, "split_seed": split.seed, "suite": split.suite, "half": half, "arm": arm,
+            "prompt_style": model.prompt_style, "base_spec": base, "seen_tasks": list(split.halves[half]),
+            "pool_tasks": list(split.pool)}
+    Path(out).mkdir(parents=True, exist_ok=True)
+
+    def meter(done: int, total: int) -> Progress:
+        bar = Progress(f"fine-tuning half {half} ({arm})", total, unit="step", live=live)
+        bar.update(done)
+        return bar
+
+    return train_lora(model.model, model.tokenizer, examples, out, settings=settings, base_identity=model.identity,
+                      prompt_has_special_tokens=model.prompt_style == "chat", info=info, progress=meter)

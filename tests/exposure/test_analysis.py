@@ -1,0 +1,125 @@
+"""The exposure analysis against hand-computed values, the truncation subset, and the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_alias.cli import main
+from pytest_alias.exposure.analysis import ExposureError, analyse, assign_models
+from pytest_alias.exposure.split import ExposureSplit
+
+SPLIT = ExposureSplit(seed=1, suite="builtin", halves={"A": ("t1", "t2"), "B": ("t3", "t4")},
+                      versions={"t1": "v1", "t2": "v2", "t3": "v3", "t4": "v4"})
+NOTE = {"A": {"split": SPLIT.identity, "half": "A", "arm": "task-pair"},
+        "B": {"split": SPLIT.identity, "half": "B", "arm": "task-pair"}}
+# Pass rates (two samples each): task → (seen original, seen renamed, unseen original, unseen renamed).
+RATES = {"t1": (1.0, 0.5, 0.5, 0.5), "t2": (1.0, 1.0, 0.0, 0.0), "t3": (0.5, 0.0, 0.5, 0.5),
+         "t4": (1.0, 0.5, 1.0, 0.0)}
+SAMPLES = {1.0: (True, True), 0.5: (True, False), 0.0: (False, False)}
+
+
+def records(truncate: tuple[str, str, str] | None = None) -> list[dict[str, Any]]:
+    rows = []
+    for task, (cs, rs, cu, ru) in RATES.items():
+        seen = "A" if task in SPLIT.halves["A"] else "B"
+        unseen = "B" if seen == "A" else "A"
+        for half, condition, rate in ((seen, "original", cs), (seen, "random", rs), (unseen, "original", cu),
+                                      (unseen, "random", ru)):
+            for sample, passed in enumerate(SAMPLES[rate]):
+                cut = truncate == (f"m{half}", task, condition) and sample == 0
+                rows.append({"task": task, "condition": condition, "sample": sample, "model": f"m{half}",
+                             "grades": {"name": {"passed": passed, "reason": "ok"}},
+                             "generation": {"truncated": cut, "exposure": NOTE[half]}})
+    return rows
+
+
+def likelihoods() -> list[dict[str, Any]]:
+    # mean log-likelihood: seen original −1.0, seen renamed −1.6, unseen original −1.5, unseen renamed −1.8
+    rows = []
+    for task in RATES:
+        seen = "A" if task in SPLIT.halves["A"] else "B"
+        for half, values in ((seen, {"original": -1.0, "random": -1.6}),
+                             ("B" if seen == "A" else "A", {"original": -1.5, "random": -1.8})):
+            for condition, value in values.items():
+                rows.append({"format": "alias-likelihood", "task": task, "condition": condition,
+                             "model": f"like-{half}", "exposure": NOTE[half], "mean": value,
+                             "mean_other": value / 2, "mean_renamed": None})
+    return rows
+
+
+def test_effects_match_a_hand_computation() -> None:
+    analysis = analyse(records(), SPLIT, resamples=2000)
+    [name] = [e for e in analysis.effects if e.measure == "name" and e.subset == "all"]
+    r = name.result
+    assert len(name.tasks) == 4
+    assert r.exposure_original.mean == pytest.approx(37.5)  # (0.5 + 1 + 0 + 0) / 4 in points
+    assert r.exposure_renamed.mean == pytest.approx(25.0)   # (0 + 1 − 0.5 + 0.5) / 4
+    assert r.did.mean == pytest.approx(12.5)                # (0.5 + 0 + 0.5 − 0.5) / 4
+    assert r.unseen_cost.mean == pytest.approx(25.0)        # (0 + 0 + 0 + 1) / 4
+    assert (r.exposure_original.higher, r.did.higher, r.did.lower) == (2, 2, 1)
+    assert name.cells == pytest.approx({"original_seen": 87.5, "original_unseen": 50.0,
+                                        "renamed_seen": 50.0, "renamed_unseen": 25.0})
+    assert r.did.ci_low <= r.did.mean <= r.did.ci_high
+
+
+def test_truncated_tasks_are_left_out_of_the_appendix_n_effects() -> None:
+    analysis = analyse(records(truncate=("mB", "t4", "original")), SPLIT, resamples=500)
+    assert analysis.untruncated_tasks["task-pair"] == ["t1", "t2", "t3"]
+    [clean] = [e for e in analysis.effects if e.subset == "untruncated" and e.measure == "name"]
+    assert clean.tasks == ("t1", "t2", "t3") and clean.result.exposure_original.mean == pytest.approx(50.0)
+    share = {(t["model"], t["condition"]): (t["truncated"], t["outputs"]) for t in analysis.truncation}
+    assert share[("mB", "original")] == (1, 8) and share[("mA", "random")] == (0, 8)
+
+
+def test_likelihood_rows_give_the_likelihood_rows_of_table_2() -> None:
+    analysis = analyse(likelihoods(), SPLIT, resamples=500)
+    found = {e.measure: e for e in analysis.effects}
+    assert set(found) == {"mean", "mean_other"}  # no renamed-identifier means in these rows
+    mean = found["mean"].result
+    assert mean.exposure_original.mean == pytest.approx(0.5) and mean.exposure_renamed.mean == pytest.approx(0.2)
+    assert mean.did.mean == pytest.approx(0.3) and mean.did.higher == 4
+    assert mean.did.ci_low == pytest.approx(0.3) and found["mean_other"].result.did.mean == pytest.approx(0.15)
+
+
+def test_models_are_placed_on_halves_without_ambiguity() -> None:
+    rows = records()
+    assert {m: s.half for m, s in assign_models(rows, SPLIT).items()} == {"mA": "A", "mB": "B"}
+    twice = [dict(rows[0], generation={"exposure": NOTE["B"]})] + rows
+    with pytest.raises(ExposureError, match="two exposure notes"):
+        assign_models(twice, SPLIT)
+    other_family = [dict(r, model=r["model"] + "-big", generation={"exposure": {**NOTE[r["model"][1]], "base": "big"}})
+                    for r in rows]
+    analysis = analyse(rows + other_family, SPLIT, resamples=200)
+    assert {(e.family, e.measure) for e in analysis.effects if e.subset == "all"} == {("", "name"), ("big", "name")}
+    foreign = [dict(rows[0], generation={"exposure": {**NOTE["A"], "split": "another"}})]
+    with pytest.raises(ExposureError, match="another"):
+        assign_models(foreign, SPLIT)
+    plain = [dict(r, generation={}) for r in rows]
+    assert assign_models(plain, SPLIT) == {}
+    assert {m: s.half for m, s in assign_models(plain, SPLIT, overrides={"mA": ("A", "task-pair"),
+                                                                          "mB": ("B", "task-pair")}).items()} \
+        == {"mA": "A", "mB": "B"}
+
+
+def test_the_exposure_command_writes_markdown_json_and_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    split_file = tmp_path / "split.json"
+    SPLIT.write(split_file)
+    report = tmp_path / "records.json"
+    report.write_text(json.dumps({"metadata": {}, "aggregate": {}, "records": records()}))
+    lines = tmp_path / "likelihood.jsonl"
+    lines.write_text("".join(json.dumps(row) + "\n" for row in likelihoods()))
+    code = main(["exposure", str(report), str(lines), "--split", str(split_file), "--resamples", "300",
+                 "--markdown", str(tmp_path / "t.md"), "--json", str(tmp_path / "t.json"),
+                 "--html", str(tmp_path / "t.html")])
+    shown = capsys.readouterr().out
+    assert code == 0
+    assert "| Correct, name | 4 | 37.5 [" in shown and "| Likelihood | 4 | 0.50 [" in shown
+    assert (tmp_path / "t.md").read_text() == shown
+    data = json.loads((tmp_path / "t.json").read_text())
+    assert {e["measure"] for e in data["effects"]} >= {"name", "mean"}
+    assert "data:image/png;base64," in (tmp_path / "t.html").read_text()
+    assert main(["exposure", str(report), "--split", str(tmp_path / "nope.json")]) == 2

@@ -1,0 +1,86 @@
+"""The exposure split: sizes, determinism, a pool that never holds a test task, and the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_alias.exposure.split import (DEFAULT_SPLIT_SEED, SplitError, check_versions, load_split, make_split,
+                                         select_pool, split_halves)
+from pytest_alias.tasks.model import Task
+
+
+def task(task_id: str, body: str = "x' = x", main: str | None = None, description: str = "d") -> Task:
+    name = main or "M" + task_id.replace("-", "")
+    return Task(task_id, description, ((name, f"---- MODULE {name} ----\nVARIABLE x\nNext == {body}\n====\n"),))
+
+
+def test_the_papers_111_tasks_split_55_56_the_same_way_every_time() -> None:
+    ids = [f"task-{i:03d}" for i in range(111)]
+    half_a, half_b = split_halves(ids, DEFAULT_SPLIT_SEED)
+    assert (len(half_a), len(half_b)) == (55, 56)
+    assert not set(half_a) & set(half_b) and set(half_a) | set(half_b) == set(ids)
+    assert split_halves(list(reversed(ids)), DEFAULT_SPLIT_SEED) == (half_a, half_b)  # input order is irrelevant
+    other_a, _ = split_halves(ids, DEFAULT_SPLIT_SEED + 1)
+    assert other_a != half_a
+
+
+@pytest.mark.parametrize("count, sizes", [(2, (1, 1)), (3, (1, 2)), (18, (9, 9)), (7, (3, 4))])
+def test_half_a_gets_the_floor_and_half_b_the_ceiling(count: int, sizes: tuple[int, int]) -> None:
+    half_a, half_b = split_halves([f"t{i}" for i in range(count)], 5)
+    assert (len(half_a), len(half_b)) == sizes
+
+
+def test_too_few_or_repeated_ids_are_refused() -> None:
+    with pytest.raises(SplitError, match="at least 2"):
+        split_halves(["only"], 1)
+    with pytest.raises(SplitError, match="unique"):
+        split_halves(["a", "a", "b"], 1)
+
+
+def test_the_pool_leaves_out_test_tasks_and_copies_of_them() -> None:
+    test = [task("a", "x' = 1"), task("b", "x' = 2")]
+    pool = [task("a", "x' = 9"),                      # the same id as a test task
+            task("p1", "x' = 1", main="Ma"),           # the same text as test task a
+            task("p2", "x' = 7", main="Mb"),           # the same module name as test task b
+            task("p3", "x'   =   3"), task("p4", "x' = 3", main="Mp3"),  # p4 repeats p3's text
+            task("p5", "x' = x + 100")]
+    kept, excluded = select_pool(test, pool)
+    assert [t.id for t in kept] == ["p3", "p5"]
+    reasons = dict(excluded)
+    assert reasons["a"] == "is a test task"
+    assert "test task a" in reasons["p1"] and "module name as test task b" in reasons["p2"]
+    assert "pool task p3" in reasons["p4"]
+    shortest, dropped = select_pool(test, pool, size=1)
+    assert [t.id for t in shortest] == ["p3"] and "shortest" in dict(dropped)["p5"]
+
+
+def test_the_split_file_round_trips_and_refuses_edits(tmp_path: Path) -> None:
+    test = [task(f"t{i}", f"x' = {i}") for i in range(5)]
+    split = make_split(test, seed=3, suite="here", pool=[task("p", "x' = 99")], pool_suite="there")
+    path = tmp_path / "split.json"
+    split.write(path)
+    again = load_split(path)
+    assert again == split and again.identity == split.identity
+    assert again.half_of(split.halves["B"][0]) == "B" and again.half_of("p") is None
+    data = json.loads(path.read_text())
+    assert data["sizes"] == {"A": 2, "B": 3, "pool": 1} and data["seed"] == 3
+    assert set(data["versions"]) == {t.id for t in test}
+    data["halves"]["A"], data["halves"]["B"] = data["halves"]["B"], data["halves"]["A"]
+    path.write_text(json.dumps(data))
+    with pytest.raises(SplitError, match="edited"):
+        load_split(path)
+    with pytest.raises(SplitError, match="no such split file"):
+        load_split(tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(SplitError, match="not a split file"):
+        load_split(tmp_path / "bad.json")
+
+
+def test_a_changed_task_is_noticed() -> None:
+    split = make_split([task("a"), task("b")], seed=1)
+    check_versions(split, [task("a"), task("b")])
+    with pytest.raises(SplitError, match="changed since"):
+        check_versions(split, [task("a", "x' = 5")])
