@@ -125,6 +125,8 @@ OPTIONS: tuple[Option, ...] = (
            "header", choices=PREFILL_CHOICES),
     Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
            _integer(1)),
+    Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "
+           "of the models fine-tuned on its halves"),
 )
 OPTIONS_BY_NAME = {option.name: option for option in OPTIONS}
 

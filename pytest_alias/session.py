@@ -40,6 +40,18 @@ def _meaningful_maps(path: Any) -> dict[str, dict[str, str]]:
     return {str(task): {str(k): str(v) for k, v in names.items()} for task, names in data.items()}
 
 
+def _exposure_split(path: Any) -> Any:
+    """The split ``--alias-exposure-split`` names, loaded now so a bad file stops the run before any work."""
+    if not path:
+        return None
+    from .exposure.split import SplitError, load_split
+
+    try:
+        return load_split(path)
+    except SplitError as exc:
+        raise ValueError(f"--alias-exposure-split: {exc}") from None
+
+
 @dataclass(frozen=True)
 class Settings:
     """The validated options of one benchmark run."""
@@ -63,6 +75,7 @@ class Settings:
     lora: str | None = None
     prefill: str = "header"
     max_new_tokens: int | None = None
+    exposure_split: Any = None  # an ExposureSplit, read and checked at start-up
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -88,7 +101,7 @@ class Settings:
             store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
             resamples=options["resamples"], meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
             lora=options.get("lora") or None, prefill=options.get("prefill") or "header",
-            max_new_tokens=options.get("max_new_tokens"),
+            max_new_tokens=options.get("max_new_tokens"), exposure_split=_exposure_split(options.get("exposure_split")),
         )
 
     # ---------------------------------------------------------------- shared objects (per process)
@@ -189,6 +202,18 @@ class Settings:
                               prefill=self.prefill, max_new_tokens=self.max_new_tokens, live=live)
 
 
+def exposure_summary(records: list[dict[str, Any]], split: Any, resamples: int, seed: int) -> list[str]:
+    """The exposure analysis of this run's records as summary lines (Table 2 and its cells)."""
+    from .exposure.analysis import ExposureError, analyse
+    from .exposure.tables import render_markdown
+
+    try:
+        analysis = analyse(records, split, resamples=resamples, seed=seed)
+    except ExposureError as exc:
+        return [f"alias: exposure analysis: {exc}"]
+    return ["", *render_markdown(analysis).splitlines()]
+
+
 class AliasSession:
     """Collects records on the controller and turns them into the summary, reports and gate verdicts."""
 
@@ -198,6 +223,7 @@ class AliasSession:
         self.aggregate: dict[str, Any] | None = None
         self.messages: list[str] = []
         self.gate_failures: list[str] = []
+        self.exposure_lines: list[str] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
@@ -236,6 +262,9 @@ class AliasSession:
                 self.messages.append(f"alias: wrote {path}")
             except Exception as exc:
                 self.messages.append(f"alias: report {path} failed: {exc}")
+        if self.settings.exposure_split is not None:
+            self.exposure_lines = exposure_summary(records, self.settings.exposure_split, self.settings.resamples,
+                                                   self.settings.seed)
         for gate in self.settings.gates:
             try:
                 passed, _, message = gate.check(self.aggregate)
@@ -254,7 +283,8 @@ class AliasSession:
         try:
             if self.aggregate is not None:
                 terminal.section("alias summary")
-                for line in [*summary_lines(self.aggregate), *outcome_lines(self.sorted_records())]:
+                for line in [*summary_lines(self.aggregate), *outcome_lines(self.sorted_records()),
+                             *self.exposure_lines]:
                     terminal.write_line(line)
             for message in self.messages:
                 terminal.write_line(message)

@@ -276,6 +276,7 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
                   "resamples": resamples, "seed": seed}
         group_records = _relabelled(records, slots, group)
         group_likelihoods = _relabelled(likelihoods, slots, group)
+        before = len(analysis.effects)
         for grade in grades:
             found = effects(grade_values(group_records, grade), measure=grade, label=GRADE_LABELS.get(grade, grade),
                             unit="points", **common)
@@ -286,6 +287,10 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
                             unit="log-likelihood", **common)
             if found is not None:
                 analysis.effects.append(found)
+        if len(analysis.effects) == before:
+            analysis.missing.append(f"{title}: no task has values of both models in the original and the "
+                                    f"{renamed} condition")
+            continue
         if group_records:
             clean = sorted(untruncated(group_records, HALVES))
             analysis.untruncated_tasks[title] = clean
