@@ -117,9 +117,16 @@ def assign_models(rows: Iterable[Mapping[str, Any]], split: ExposureSplit, *,
 
 
 def truncated(record: Mapping[str, Any]) -> bool:
-    """Appendix N: the output reached the token limit or never closed its module."""
+    """Appendix N: the output reached the token limit or never closed its module (no module at all, or
+    one whose missing ``====`` footer the extractor had to append)."""
     generation = record.get("generation") or {}
-    return bool(generation.get("truncated")) or record.get("outcome") in ("cut at token limit", "no module found")
+    if generation.get("truncated") or record.get("outcome") in ("cut at token limit", "no module found"):
+        return True
+    for result in (record.get("grades") or {}).values():
+        extraction = ((result or {}).get("details") or {}).get("extraction") or {}
+        if any("missing '===='" in str(note) for note in extraction.get("notes") or ()):
+            return True
+    return False
 
 
 def grade_values(records: Iterable[Mapping[str, Any]], grade: str) -> dict[tuple[str, str, str], float]:
@@ -301,5 +308,7 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
                     analysis.effects.append(found)
     analysis.truncation = truncation_rows(records, slots)
     if not analysis.effects and not analysis.missing:
-        analysis.missing.append("no rows of a model trained on half A and one trained on half B of this split")
+        analysis.missing.append("no rows of a model trained on half A and one trained on half B of this split "
+                                "(adapters from tla-alias finetune say so themselves; name others with "
+                                "--model-a and --model-b)")
     return analysis

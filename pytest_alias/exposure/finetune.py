@@ -19,6 +19,7 @@ import os
 import random
 import shutil
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -148,6 +149,8 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
         raise FinetuneError(f"{out} holds an adapter trained with other settings or data; choose another --out")
 
     total = settings.epochs * len(usable)
+    # peft asks transformers about checkpointing under a name that newer transformers deprecate.
+    warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
     torch.manual_seed(settings.seed)  # LoRA's A matrices start random
     if settings.gradient_checkpointing:
         # Newer transformers renamed the switch; the old name still works there but warns.

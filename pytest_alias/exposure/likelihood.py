@@ -134,10 +134,15 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
     """Score every reference of ``suite`` under ``kinds`` with the local model ``spec``; write JSON lines."""
     from ..models.local import LocalModel
     from ..models.registry import default_registry
-    from ..options import defaults
+    from ..options import CONDITION_CHOICES, defaults
     from ..progress import Progress
     from ..session import Settings
 
+    unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
+    if unknown or not kinds:
+        raise ValueError(f"--conditions: choose from {', '.join(CONDITION_CHOICES)}, not {','.join(kinds) or 'nothing'}")
+    if "meaningful" in kinds and not meaningful_maps:
+        raise ValueError("--conditions meaningful needs --meaningful-maps (a JSON file {task id: {old name: new name}})")
     options = {**defaults(), "suite": suite, "conditions": tuple(dict.fromkeys(("random", *kinds))),
                "cache_dir": cache_dir, "meaningful_maps": meaningful_maps}
     if seed is not None:

@@ -75,6 +75,15 @@ def test_truncated_tasks_are_left_out_of_the_appendix_n_effects() -> None:
     assert share[("mB", "original")] == (1, 8) and share[("mA", "random")] == (0, 8)
 
 
+def test_an_output_without_its_closing_line_counts_as_truncated() -> None:
+    from pytest_alias.exposure.analysis import truncated
+
+    unclosed = {"grades": {"parse": {"passed": True, "details": {"extraction": {
+        "notes": ["appended the missing '====' footer to module Clock"]}}}}, "generation": {}}
+    assert truncated(unclosed) and truncated({"outcome": "cut at token limit"})
+    assert not truncated({"grades": {"parse": {"passed": False, "details": {}}}, "generation": {"truncated": False}})
+
+
 def test_likelihood_rows_give_the_likelihood_rows_of_table_2() -> None:
     analysis = analyse(likelihoods(), SPLIT, resamples=500)
     found = {e.measure: e for e in analysis.effects}
