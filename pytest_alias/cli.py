@@ -403,8 +403,10 @@ def build_parser() -> argparse.ArgumentParser:
     validate.set_defaults(handler=cmd_validate_grader)
 
     from .cli_exposure import add_exposure_commands
+    from .cli_report import add_report_command
 
     add_exposure_commands(commands)
+    add_report_command(commands)
     return parser
 
 
@@ -413,12 +415,14 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from .cir.build import BuildError
 
     from .cli_exposure import ExposureUserError
+    from .cli_report import ReportUserError
     from .exposure.analysis import ExposureError
     from .exposure.finetune import FinetuneError
     from .exposure.split import SplitError
 
     errors: tuple[type[Exception], ...] = (UserError, SpecError, CfgError, ToolchainError, BuildError,
-                                           ExposureUserError, ExposureError, FinetuneError, SplitError)
+                                           ExposureUserError, ExposureError, FinetuneError, SplitError,
+                                           ReportUserError)
     try:
         from .tasks.suites import SuiteError
 

@@ -44,6 +44,13 @@ def _similarity(output: str, reference: str) -> dict[str, float] | None:
     return {"bleu4": round(result.bleu4, 3), "rouge_l": round(result.rouge_l, 3)}
 
 
+def mark_known_names(description: str) -> dict[str, list[str]]:
+    """Appendix M's marks (imported late: the report package is not needed to grade)."""
+    from .report.controls import mark_known_names as mark
+
+    return mark(description)
+
+
 def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools, timeout: float, mode: str,
              generation: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run the chosen grades on ``output`` and return the case's record."""
@@ -68,6 +75,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         "similarity": _similarity(output, case.condition.module_map[case.condition.main]),
         "hidden_names": hidden,
         "has_hidden_names": bool(hidden),
+        "known_names": mark_known_names(case.condition.description),  # appendix M
         "mode": mode,
         "generation": generation or {},
         "timings": {"grading_s": round(time.perf_counter() - start, 3)},

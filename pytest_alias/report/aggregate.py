@@ -29,20 +29,35 @@ def task_rates(records: Iterable[dict[str, Any]], model: str, grade: str, condit
     return {task: stats.pass_rate(values) for task, values in sorted(outcomes.items())}
 
 
-def _decrease(original: dict[str, float], renamed: dict[str, float], tasks: Iterable[str] | None,
-              resamples: int, seed: int) -> dict[str, Any] | None:
+def paired_decrease(original: dict[str, float], renamed: dict[str, float], tasks: Iterable[str] | None,
+              resamples: int, seed: int, margin: float = 0.05) -> dict[str, Any] | None:
+    """Original − renamed over the shared tasks: mean and 95% CI (points), the 90% CI and TOST
+    against ±``margin`` (appendix P/R's equivalence test), task counts and the sign test."""
     shared = sorted(set(original) & set(renamed) & (set(tasks) if tasks is not None else set(original)))
     if not shared:
         return None
     a = [original[t] for t in shared]
     b = [renamed[t] for t in shared]
     difference = stats.paired_difference(a, b, resamples=resamples, seed=seed).scaled()
+    tost = stats.equivalence(a, b, margin, resamples=resamples, seed=seed).scaled()
     sign = stats.sign_test(a, b)
     return {
         "mean": difference.mean, "ci_low": difference.ci_low, "ci_high": difference.ci_high, "n": len(shared),
+        "ci90_low": tost.ci_low, "ci90_high": tost.ci_high, "margin": tost.margin, "equivalent": tost.equivalent,
         "now_fail": difference.higher, "now_pass": difference.lower, "sign_p": sign.p_value,
         "original": 100 * sum(a) / len(a), "renamed": 100 * sum(b) / len(b),
     }
+
+
+def lenient_parse_rates(records: Iterable[dict[str, Any]], model: str, condition: str) -> dict[str, float]:
+    """Task → fraction of samples whose SANY run exited 0 (the lenient verdict the paper reports
+    beside the strict one; an output that never reached SANY counts as failing)."""
+    outcomes: dict[str, list[bool]] = defaultdict(list)
+    for record in records:
+        result = record["grades"].get("parse")
+        if record["model"] == model and record["condition"] == condition and result is not None:
+            outcomes[record["task"]].append(bool((result.get("details") or {}).get("lenient_ok")))
+    return {task: stats.pass_rate(values) for task, values in sorted(outcomes.items())}
 
 
 def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: int = 0,
@@ -64,12 +79,18 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                 "rates": {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)} for c, r in rates.items()},
                 "decreases": {}, "split": {},
             }
+            if grade == "parse":
+                lenient = {c: lenient_parse_rates(mine, model, c) for c in conditions}
+                entry["lenient_rates"] = {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}
+                                          for c, r in lenient.items()}
             for renamed in ("random", "meaningful"):
                 if "original" in rates and renamed in rates:
-                    entry["decreases"][renamed] = _decrease(rates["original"], rates[renamed], None, resamples, seed)
+                    entry["decreases"][renamed] = paired_decrease(rates["original"], rates[renamed], None, resamples, seed,
+                                                            margin)
                     entry["split"][renamed] = {
-                        "hidden_names": _decrease(rates["original"], rates[renamed], hidden, resamples, seed),
-                        "every_name_stated": _decrease(rates["original"], rates[renamed], stated, resamples, seed),
+                        "hidden_names": paired_decrease(rates["original"], rates[renamed], hidden, resamples, seed, margin),
+                        "every_name_stated": paired_decrease(rates["original"], rates[renamed], stated, resamples, seed,
+                                                       margin),
                     }
             if "random" in rates and "meaningful" in rates:
                 shared = sorted(set(rates["random"]) & set(rates["meaningful"]))

@@ -136,24 +136,53 @@ def _plots(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[tup
     return images
 
 
+HTML_STYLE = ("body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;margin:1em 0}"
+              "td,th{border:1px solid #bbb;padding:3px 8px;text-align:left}"
+              "caption{caption-side:top;text-align:left;color:#444;padding:4px 0}")
+
+
+def html_table(header: list[str], rows: list[list[Any]], caption: str = "") -> str:
+    """A captioned HTML table with every cell escaped."""
+    return ("<table>" + (f"<caption>{html.escape(caption)}</caption>" if caption else "") + "<tr>"
+            + "".join(f"<th>{html.escape(str(h))}</th>" for h in header) + "</tr>"
+            + "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+            + "</table>")
+
+
+def plot_images(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[str]:
+    """The plots as HTML (title and inline PNG), or one line saying matplotlib is missing."""
+    try:
+        images = _plots(records, aggregate)
+    except ImportError:
+        return ["<p>Plots need matplotlib (pip install matplotlib).</p>"]
+    out = []
+    for title, png in images:
+        legend = ("<p>Blank cells: the grade does not apply to that task (e.g. no cfg for the name grade).</p>"
+                  if "per task" in title else "")
+        out.append(f"<h3>{html.escape(title)}</h3>{legend}<img alt=\"{html.escape(title)}\" "
+                   f"src=\"data:image/png;base64,{png}\">")
+    return out
+
+
 def write_html(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
-    body = [f"<h1>ALIAS report</h1><p>{html.escape(json.dumps(metadata))}</p>"]
+    body = ["<h1>ALIAS report</h1>",
+            html_table(["setting", "value"], [[k, json.dumps(v) if not isinstance(v, str) else v]
+                                              for k, v in metadata.items()], "Run metadata")]
     for model, entry in aggregate["models"].items():
         body.append(f"<h2>{html.escape(model)}</h2>")
-        for header, rows in (rate_rows(entry), decrease_rows(entry)):
+        for (header, rows), caption in ((rate_rows(entry), "Pass rates: percent of samples, mean over tasks"),
+                                        (decrease_rows(entry), "Decreases: original − renamed in points, "
+                                                               "95% CI, 90% CI and TOST (±5 points)")):
             if rows:
-                body.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"
-                            + "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
-                                      for row in rows) + "</table>")
-    try:
-        for title, png in _plots(records, aggregate):
-            body.append(f"<h3>{html.escape(title)}</h3><img alt=\"{html.escape(title)}\" src=\"data:image/png;base64,{png}\">")
-    except ImportError:
-        body.append("<p>Plots need matplotlib (pip install matplotlib).</p>")
+                body.append(html_table(header, rows, caption))
+    failing = [[r["id"], "; ".join(f"{g}: {res.get('reason')}" for g, res in r["grades"].items()
+                                   if not res.get("passed"))] for r in records
+               if any(not res.get("passed") for res in r["grades"].values())]
+    if failing:
+        body.append(html_table(["item", "failure reasons"], failing, "Why each failing item failed"))
+    body += plot_images(records, aggregate)
     page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ALIAS report</title><style>"
-            "body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;margin:1em 0}"
-            "td,th{border:1px solid #bbb;padding:3px 8px;text-align:left}</style></head><body>"
-            + "\n".join(body) + "</body></html>\n")
+            + HTML_STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>\n")
     atomic_write(path, lambda h: h.write(page))
 
 

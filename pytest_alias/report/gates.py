@@ -2,7 +2,8 @@
 
 A gate is ``[MODEL:]PATH OP NUMBER``. PATH walks the model's aggregate: ``<grade>.<condition>`` is a
 pass rate (a fraction, 0–1); ``<grade>.decrease.<field>`` is original − random in percentage points
-(``mean``, ``ci_low``, ``ci_high``, ``sign_p``, ``now_fail``, ``now_pass``); ``decrease_meaningful``
+(``mean``, ``ci_low``, ``ci_high``, ``ci90_low``, ``ci90_high``, ``equivalent`` (1 when the 90%
+interval lies within ±5 points), ``sign_p``, ``now_fail``, ``now_pass``); ``decrease_meaningful``
 compares original and meaningful names. MODEL may be left out when one model ran.
 """
 

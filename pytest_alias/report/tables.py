@@ -14,8 +14,12 @@ def _pct(value: float | None) -> str:
 def _points(decrease: dict[str, Any] | None) -> str:
     if not decrease:
         return "–"
-    return (f"{decrease['mean']:+.1f} [{decrease['ci_low']:.1f}, {decrease['ci_high']:.1f}] "
-            f"n={decrease['n']} fail/pass {decrease['now_fail']}/{decrease['now_pass']} sign p={decrease['sign_p']:.4f}")
+    text = f"{decrease['mean']:+.1f} [{decrease['ci_low']:.1f}, {decrease['ci_high']:.1f}]"
+    if "ci90_low" in decrease:  # aggregates written before the equivalence test have no 90% interval
+        verdict = "equivalent" if decrease["equivalent"] else "not shown equivalent"
+        text += f" 90% [{decrease['ci90_low']:.1f}, {decrease['ci90_high']:.1f}] {verdict} ±{decrease['margin']:g}"
+    return (text + f" n={decrease['n']} fail/pass {decrease['now_fail']}/{decrease['now_pass']} "
+            f"sign p={decrease['sign_p']:.4f}")
 
 
 def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
@@ -26,6 +30,8 @@ def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     rows = []
     for grade, entry in grades.items():
         rows.append([grade, *(_pct(entry["rates"].get(c, {}).get("mean")) for c in conditions)])
+        if "lenient_rates" in entry:  # SANY's exit code alone, beside the strict verdict
+            rows.append(["parse (lenient)", *(_pct(entry["lenient_rates"].get(c, {}).get("mean")) for c in conditions)])
     return header, rows
 
 

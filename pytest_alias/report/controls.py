@@ -1,0 +1,138 @@
+"""Controls from saved records: known algorithm names (appendix M) and grade disagreements (appendix P).
+
+Both work on plugin records alone (what ``--alias-report run.json`` saves), so ``tla-alias report``
+can render them later without re-running a model or a grade.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from .. import stats
+from .aggregate import task_rates
+
+KNOWN_NAMES_FILE = Path(__file__).resolve().parents[1] / "data" / "known_names.json"
+LISTS = ("fixed", "broader")
+
+
+# --------------------------------------------------------------------------- appendix M
+
+
+@lru_cache(maxsize=1)
+def known_name_lists() -> dict[str, tuple[str, ...]]:
+    """The fixed list of algorithm, protocol and problem names, and the broader list (fixed + problem words)."""
+    data = json.loads(KNOWN_NAMES_FILE.read_text(encoding="utf-8"))
+    fixed = tuple(data["fixed"])
+    return {"fixed": fixed, "broader": fixed + tuple(data["broader"])}
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    # Whole words; a hyphen and a space are the same separator ("two phase commit"). A name written
+    # with capitals is a proper noun and must keep them ("Raft", not "a raft"); a lowercase problem
+    # word matches in any case ("Mutual exclusion").
+    words = [re.escape(word) for word in re.split(r"[\s\-]+", name.strip()) if word]
+    flags = 0 if any(c.isupper() for c in name) else re.IGNORECASE
+    return re.compile(r"(?<![A-Za-z0-9])" + r"[\s\-]+".join(words) + r"(?![A-Za-z0-9])", flags)
+
+
+def known_names_in(text: str, names: Iterable[str]) -> list[str]:
+    """The names of ``names`` that ``text`` mentions, in list order."""
+    return [name for name in names if _pattern(name).search(text)]
+
+
+def mark_known_names(description: str) -> dict[str, list[str]]:
+    """``{"fixed": [...], "broader": [...]}``: the known names a (renamed) description still carries."""
+    return {kind: known_names_in(description, names) for kind, names in known_name_lists().items()}
+
+
+def marked_tasks(records: Iterable[Mapping[str, Any]], kind: str = "fixed") -> set[str]:
+    """Tasks whose renamed description (else the original's) carries a name of list ``kind``."""
+    by_task: dict[str, tuple[int, bool]] = {}
+    for record in records:
+        names = record.get("known_names")
+        if not isinstance(names, dict):
+            continue
+        priority = 0 if record["condition"] == "original" else 1  # the renamed description decides
+        if priority >= by_task.get(record["task"], (-1, False))[0]:
+            by_task[record["task"]] = (priority, bool(names.get(kind)))
+    return {task for task, (_, marked) in by_task.items() if marked}
+
+
+def known_name_comparison(records: Sequence[Mapping[str, Any]], model: str, grade: str, *, kind: str = "fixed",
+                          renamed: str = "random", resamples: int = 10_000, seed: int = 0) -> dict[str, Any] | None:
+    """Appendix M for one model and grade: original rate and decrease of marked vs other tasks, and a
+    permutation test on the difference between the two mean decreases (points)."""
+    original = task_rates(records, model, grade, "original")
+    changed = task_rates(records, model, grade, renamed)
+    shared = sorted(set(original) & set(changed))
+    if not shared:
+        return None
+    marked = marked_tasks([r for r in records if r["model"] == model], kind)
+    groups = {"marked": [t for t in shared if t in marked], "other": [t for t in shared if t not in marked]}
+    out: dict[str, Any] = {"model": model, "grade": grade, "list": kind, "renamed": renamed}
+    for name, tasks in groups.items():
+        entry: dict[str, Any] = {"n": len(tasks), "tasks": tasks}
+        if tasks:
+            decrease = stats.paired_difference([original[t] for t in tasks], [changed[t] for t in tasks],
+                                               resamples=resamples, seed=seed).scaled()
+            entry.update(original=100 * sum(original[t] for t in tasks) / len(tasks), decrease=decrease.to_dict())
+        out[name] = entry
+    if groups["marked"] and groups["other"]:
+        test = stats.permutation_test([100 * (original[t] - changed[t]) for t in groups["marked"]],
+                                      [100 * (original[t] - changed[t]) for t in groups["other"]],
+                                      resamples=resamples, seed=seed)
+        out["permutation"] = test.to_dict()
+    return out
+
+
+# --------------------------------------------------------------------------- appendix P
+
+
+def _passed(record: Mapping[str, Any], grade: str) -> bool | None:
+    result = (record.get("grades") or {}).get(grade)
+    return None if result is None or result.get("passed") is None else bool(result["passed"])
+
+
+def disagreements(records: Sequence[Mapping[str, Any]], model: str, *, renamed: str = "random",
+                  resamples: int = 10_000, seed: int = 0, margin: float = 5.0) -> dict[str, Any] | None:
+    """Appendix P for one model: samples that pass only the behavior or only the name grade, per
+    condition (behavior-only passes with the hidden names their task requires), and the upper bound:
+    the decrease when every name-only pass also counts as correct."""
+    mine = [r for r in records if r["model"] == model and _passed(r, "name") is not None
+            and _passed(r, "behavior") is not None]
+    if not mine:
+        return None
+    out: dict[str, Any] = {"model": model, "conditions": {}}
+    for condition in sorted({r["condition"] for r in mine}):
+        rows = [r for r in mine if r["condition"] == condition]
+        behavior_only = [r for r in rows if _passed(r, "behavior") and not _passed(r, "name")]
+        name_only = [r for r in rows if _passed(r, "name") and not _passed(r, "behavior")]
+        out["conditions"][condition] = {
+            "samples": len(rows), "both": sum(bool(_passed(r, "name") and _passed(r, "behavior")) for r in rows),
+            "behavior_only": len(behavior_only), "name_only": len(name_only),
+            "behavior_only_hidden_name": sum(bool(r.get("has_hidden_names")) for r in behavior_only),
+            "behavior_only_items": [{"task": r["task"], "sample": r["sample"],
+                                     "hidden_names": list(r.get("hidden_names") or ()),
+                                     "name_reason": (r["grades"]["name"] or {}).get("reason")} for r in behavior_only],
+            "name_only_items": [{"task": r["task"], "sample": r["sample"],
+                                 "behavior_reason": (r["grades"]["behavior"] or {}).get("reason")} for r in name_only],
+        }
+    lenient: dict[str, dict[str, list[bool]]] = {"original": defaultdict(list), renamed: defaultdict(list)}
+    for record in mine:
+        if record["condition"] in lenient:
+            # The upper bound credits every name-only pass: correct if either grade passes.
+            lenient[record["condition"]][record["task"]].append(bool(_passed(record, "name") or _passed(record, "behavior")))
+    shared = sorted(set(lenient["original"]) & set(lenient[renamed]))
+    if shared:
+        a = [sum(lenient["original"][t]) / len(lenient["original"][t]) for t in shared]
+        b = [sum(lenient[renamed][t]) / len(lenient[renamed][t]) for t in shared]
+        out["upper_bound"] = {
+            "decrease": stats.paired_difference(a, b, resamples=resamples, seed=seed).scaled().to_dict(),
+            "equivalence": stats.equivalence(a, b, margin / 100, resamples=resamples, seed=seed).scaled().to_dict(),
+            "original": 100 * sum(a) / len(a), "renamed": 100 * sum(b) / len(b), "n": len(shared)}
+    return out

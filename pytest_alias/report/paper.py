@@ -1,0 +1,229 @@
+"""``tla-alias report``: the paper's tables from saved files, without running a model or a grade.
+
+Inputs: plugin reports (``--alias-report run.json``: records), optionally ``tla-alias
+validate-grader --json`` output (which tasks the behavior grade covers), an exposure split with
+likelihood files. Each section is a titled table with a caption; the same sections render as
+Markdown, JSON and one self-contained HTML page with the plots.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from .aggregate import paired_decrease, aggregate, task_rates
+from .controls import LISTS, disagreements, known_name_comparison
+from .tables import decrease_rows, rate_rows
+
+
+@dataclass
+class Section:
+    """One table of the report: a title, a caption saying what the numbers are, a header and rows."""
+
+    title: str
+    caption: str
+    header: list[str]
+    rows: list[list[str]]
+    data: Any = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"title": self.title, "caption": self.caption, "header": self.header, "rows": self.rows,
+                "data": self.data}
+
+
+@dataclass
+class PaperReport:
+    """Every section the inputs support, plus the aggregate they came from."""
+
+    sections: list[Section] = field(default_factory=list)
+    aggregate: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    exposure_markdown: str = ""
+
+
+def _interval(d: Mapping[str, Any] | None) -> str:
+    if not d:
+        return "–"
+    return f"{d['mean']:.1f} [{d['ci_low']:.1f}, {d['ci_high']:.1f}]"
+
+
+def _interval90(d: Mapping[str, Any] | None) -> str:
+    if not d or "ci90_low" not in d:
+        return "–"
+    return f"[{d['ci90_low']:.1f}, {d['ci90_high']:.1f}] {'yes' if d['equivalent'] else 'no'}"
+
+
+def covered_tasks(validation: Mapping[str, Any]) -> set[str]:
+    """The tasks whose reference passes the behavior grade against itself (``validate-grader --json``)."""
+    tasks = validation.get("tasks")
+    if not isinstance(tasks, list):
+        raise ValueError("not the output of tla-alias validate-grader --json (no 'tasks' list)")
+    return {str(t["task"]) for t in tasks if isinstance(t, dict) and t.get("covered")}
+
+
+def coverage_section(records: Sequence[dict[str, Any]], covered: set[str], *, resamples: int, seed: int) -> Section:
+    """Table U.1: both grades on the tasks the behavior grade covers, original − renamed with CIs."""
+    rows, data = [], []
+    for model in sorted({r["model"] for r in records}):
+        for grade in ("name", "behavior"):
+            original = task_rates(records, model, grade, "original")
+            renamed = task_rates(records, model, grade, "random")
+            decrease = paired_decrease(original, renamed, covered, resamples, seed)
+            if decrease is None:
+                continue
+            rows.append([model, grade, str(decrease["n"]), f"{decrease['original']:.1f}", f"{decrease['renamed']:.1f}",
+                         _interval(decrease), _interval90(decrease)])
+            data.append({"model": model, "grade": grade, **decrease})
+    return Section("Both grades on the covered tasks (Table U.1)",
+                   f"Tasks whose reference passes the behavior grade against itself: {len(covered)}. Rates in "
+                   "percent of samples (mean over tasks); decrease = original − renamed in points, 95% bootstrap "
+                   "CI; 90% CI and TOST equivalence within ±5 points.",
+                   ["model", "grade", "n", "original %", "renamed %", "decrease [95% CI]", "90% CI, equivalent"],
+                   rows, data)
+
+
+def disagreement_section(records: Sequence[dict[str, Any]], *, resamples: int, seed: int) -> Section | None:
+    """Appendix P: samples passing only one grade, and the upper bound crediting every name-only pass."""
+    rows, data = [], []
+    for model in sorted({r["model"] for r in records}):
+        found = disagreements(records, model, resamples=resamples, seed=seed)
+        if found is None:
+            continue
+        data.append(found)
+        bound = found.get("upper_bound")
+        for condition, counts in found["conditions"].items():
+            rows.append([model, condition, str(counts["samples"]), str(counts["both"]), str(counts["behavior_only"]),
+                         str(counts["behavior_only_hidden_name"]), str(counts["name_only"]),
+                         _interval(bound["decrease"]) if bound and condition == "original" else ""])
+    if not rows:
+        return None
+    return Section("Grade disagreements (appendix P)",
+                   "Samples passing both grades, only the behavior grade (of which on tasks with a hidden "
+                   "name), only the name grade; upper bound: the decrease (points, 95% CI) when every "
+                   "name-only pass also counts as correct.",
+                   ["model", "condition", "samples", "both", "behavior only", "… hidden name", "name only",
+                    "upper-bound decrease"], rows, data)
+
+
+def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, seed: int) -> Section | None:
+    """Appendix M: marked vs other tasks, original rate and decrease, permutation p."""
+    if not any(isinstance(r.get("known_names"), dict) for r in records):
+        return None
+    rows, data = [], []
+    for model in sorted({r["model"] for r in records}):
+        grades = sorted({g for r in records if r["model"] == model for g in r["grades"]} & {"name", "behavior"})
+        for grade in grades:
+            for kind in LISTS:
+                found = known_name_comparison(records, model, grade, kind=kind, resamples=resamples, seed=seed)
+                if found is None:
+                    continue
+                data.append(found)
+                marked, other = found["marked"], found["other"]
+                rows.append([model, grade, kind, str(marked["n"]), f"{marked.get('original', 0):.1f}",
+                             _interval(marked.get("decrease")), str(other["n"]), f"{other.get('original', 0):.1f}",
+                             _interval(other.get("decrease")),
+                             f"{found['permutation']['p_value']:.2f}" if "permutation" in found else "–"])
+    if not rows:
+        return None
+    return Section("Known algorithm names (appendix M)",
+                   "Tasks whose renamed description still names a published algorithm, protocol or problem "
+                   "(fixed list; broader adds problem words) against the others: original rate (%), decrease "
+                   "(points, 95% CI), permutation p for the difference of mean decreases.",
+                   ["model", "grade", "list", "marked n", "marked original", "marked decrease", "other n",
+                    "other original", "other decrease", "p"], rows, data)
+
+
+def similarity_section(summary: Mapping[str, Any]) -> Section | None:
+    """Table V.1: mean BLEU-4 and ROUGE-L per model and condition."""
+    rows = []
+    for model, entry in summary["models"].items():
+        for condition, values in entry.get("similarity", {}).items():
+            rows.append([model, condition, f"{100 * values['bleu4']:.1f}", f"{100 * values['rouge_l']:.1f}"])
+    if not rows:
+        return None
+    return Section("Text similarity (Table V.1)", "BLEU-4 and ROUGE-L (0–100) of each output against the "
+                   "reference of its condition, averaged over samples, then tasks.",
+                   ["model", "condition", "BLEU-4", "ROUGE-L"], rows)
+
+
+def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
+                       exposure_rows: Sequence[dict[str, Any]] = (), split: Any = None,
+                       resamples: int = 10_000, seed: int = 0) -> PaperReport:
+    """Every section the inputs support."""
+    report = PaperReport()
+    report.aggregate = aggregate(list(records), resamples=resamples, seed=seed) if records else {"models": {}}
+    for model, entry in report.aggregate["models"].items():
+        header, rows = rate_rows(entry)
+        report.sections.append(Section(f"Pass rates: {model} (Table 1)", "Percent of samples, mean over tasks; "
+                                       "parse (lenient) is SANY's exit code alone.", header, rows))
+        header, rows = decrease_rows(entry)
+        if rows:
+            report.sections.append(Section(f"Decreases: {model} (Table 1, Figure S.1)",
+                                           "Original − renamed in points with 95% CI, 90% CI and TOST (±5 points), "
+                                           "overall and split by hidden names.", header, rows))
+    if validation is not None:
+        report.sections.append(coverage_section(records, covered_tasks(validation), resamples=resamples, seed=seed))
+    else:
+        report.notes.append("Table U.1 needs the behavior grade's coverage: pass --validation (tla-alias "
+                            "validate-grader SUITE --json > validation.json).")
+    for section in (disagreement_section(records, resamples=resamples, seed=seed),
+                    known_names_section(records, resamples=resamples, seed=seed),
+                    similarity_section(report.aggregate)):
+        if section is not None:
+            report.sections.append(section)
+    if split is not None:
+        from ..exposure.analysis import analyse
+        from ..exposure.tables import render_markdown
+
+        report.exposure_markdown = render_markdown(analyse([*records, *exposure_rows], split, resamples=resamples,
+                                                           seed=seed))
+    return report
+
+
+def render_markdown_report(report: PaperReport) -> str:
+    """The report as Markdown."""
+    lines = ["# ALIAS report", ""]
+    for section in report.sections:
+        lines += [f"## {section.title}", "", section.caption, "",
+                  "| " + " | ".join(section.header) + " |", "|" + "---|" * len(section.header),
+                  *("| " + " | ".join(row) + " |" for row in section.rows), ""]
+    if report.exposure_markdown:
+        lines += [report.exposure_markdown.replace("# Exposure", "## Exposure", 1)]
+    lines += [f"Note: {note}" for note in report.notes]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]]) -> str:
+    """One self-contained page: captioned tables, then the plots."""
+    from .files import HTML_STYLE, plot_images
+
+    body = ["<h1>ALIAS report</h1>"]
+    for section in report.sections:
+        body.append(f"<h2>{html.escape(section.title)}</h2><table><caption>{html.escape(section.caption)}</caption><tr>"
+                    + "".join(f"<th>{html.escape(h)}</th>" for h in section.header) + "</tr>"
+                    + "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
+                              for row in section.rows) + "</table>")
+    if report.exposure_markdown:
+        body.append(f"<h2>Exposure</h2><pre>{html.escape(report.exposure_markdown)}</pre>")
+    body += [f"<p>{html.escape(note)}</p>" for note in report.notes]
+    body += plot_images(records, report.aggregate)
+    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ALIAS report</title><style>"
+            + HTML_STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>\n")
+
+
+def write_paper_report(report: PaperReport, records: Sequence[dict[str, Any]], out: Path) -> list[Path]:
+    """``report.md``, ``report.json`` and ``report.html`` in ``out``, each written atomically."""
+    from .files import atomic_write
+
+    written = []
+    markdown = render_markdown_report(report)
+    document = json.dumps({"sections": [s.to_dict() for s in report.sections], "aggregate": report.aggregate,
+                           "exposure_markdown": report.exposure_markdown, "notes": report.notes}, indent=2)
+    page = render_html_report(report, records)
+    for name, text in (("report.md", markdown), ("report.json", document), ("report.html", page)):
+        atomic_write(out / name, lambda handle, text=text: handle.write(text))
+        written.append(out / name)
+    return written
