@@ -26,19 +26,32 @@ def selected_grades(value: str) -> list[str]:
     return ["parse", "name", "behavior"] if value == "all" else [value]
 
 
+NO_CFG_REASON = "task has no TLC configuration"
+
+
 def applicable_grades(case: Case, grades: Sequence[str]) -> list[str]:
-    """The grades that can judge this case: TLC-based grades need a cfg (the paper counts a task
-    without one as failing every output; ALIAS leaves it out of those grades instead)."""
+    """The grades that can judge this case: TLC-based grades need a cfg."""
     return [grade for grade in grades if grade == "parse" or case.condition.cfg is not None]
 
 
+def not_applicable_result() -> dict[str, Any]:
+    """A TLC-based grade of a task without a cfg: not run, and named so both views can be computed —
+    rates over the tasks with a cfg leave it out; the paper's rule (n = 111) counts it as failing."""
+    return {"passed": False, "reason": NO_CFG_REASON, "seconds": 0.0, "not_applicable": True,
+            "details": {"stage": "no-cfg"}}
+
+
 def _similarity(output: str, reference: str) -> dict[str, float] | None:
+    """BLEU-4/ROUGE-L of the module the graders see (fences and prose dropped, as appendix V scores
+    modules), or of the raw output when no module can be extracted."""
     try:
+        from .grading.extract import extract_module
         from .grading.similarity import similarity
     except ImportError:  # pragma: no cover - optional until the similarity module lands
         return None
     try:
-        result = similarity(output, reference)
+        extraction = extract_module(output)
+        result = similarity(extraction.text if extraction.ok and extraction.text else output, reference)
     except Exception:  # similarity is descriptive: a tokenizer hiccup must not fail a grade
         return None
     return {"bleu4": round(result.bleu4, 3), "rouge_l": round(result.rouge_l, 3)}
@@ -57,6 +70,9 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
     start = time.perf_counter()
     results: dict[str, dict[str, Any]] = {}
     for grade in grades:
+        if grade not in applicable_grades(case, [grade]):
+            results[grade] = not_applicable_result()
+            continue
         # guarded: an output that could write files fails unrun, and a grader error is a failing grade
         result = guarded_grade(output, case.condition, grade, mode=mode, tools=tools, timeout=timeout)
         results[grade] = {"passed": result.passed, "reason": result.reason, "seconds": round(result.seconds, 3),
@@ -97,6 +113,7 @@ def _small(details: dict[str, Any]) -> dict[str, Any]:
 
 
 def failure_summary(record: dict[str, Any]) -> str | None:
-    """The reasons of the failing grades in one line, or None when every grade passed."""
-    failed = [f"{grade}: {result['reason']}" for grade, result in record["grades"].items() if not result["passed"]]
+    """The reasons of the failing grades in one line, or None when every grade that ran passed."""
+    failed = [f"{grade}: {result['reason']}" for grade, result in record["grades"].items()
+              if not result["passed"] and not result.get("not_applicable")]
     return "; ".join(failed) if failed else None

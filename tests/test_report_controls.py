@@ -99,3 +99,20 @@ def test_the_report_command_writes_every_table_it_can(tmp_path: Path, capsys: py
     assert json.loads((tmp_path / "out" / "report.json").read_text())["sections"]
     (tmp_path / "empty.json").write_text("[]")
     assert main(["report", str(tmp_path / "empty.json"), "--out", str(tmp_path / "o2")]) == 2
+
+
+def test_a_task_without_cfg_is_left_out_and_counted_failing_under_the_paper_rule() -> None:
+    from pytest_alias.evaluate import not_applicable_result
+    from pytest_alias.report.tables import rate_rows
+
+    rows = [record(t, c, 0, name=True, behavior=True) for t in ("a", "b", "c") for c in ("original", "random")]
+    for condition in ("original", "random"):
+        no_cfg = record("d", condition, 0, name=False, behavior=False)
+        no_cfg["grades"]["name"] = no_cfg["grades"]["behavior"] = not_applicable_result()
+        rows.append(no_cfg)
+    entry = aggregate(rows, resamples=200)["models"]["m"]["grades"]["name"]
+    assert entry["rates"]["original"] == {"mean": 1.0, "tasks": 3}  # over the tasks with a cfg
+    assert entry["paper_rule_rates"]["original"] == {"mean": 0.75, "tasks": 4}  # the paper's n
+    assert entry["decreases"]["random"]["n"] == 3
+    header, table = rate_rows(aggregate(rows, resamples=200)["models"]["m"])
+    assert ["name (paper rule: no-cfg tasks fail)", "75.0", "75.0"] in table

@@ -11,13 +11,14 @@ from pytest_alias.plugin import record_item
 
 def test_tla(request: pytest.FixtureRequest, alias_case, alias_settings, alias_output) -> None:
     generation = generation_fields(alias_output)
-    grades = applicable_grades(alias_case, alias_settings.grades)
-    if not grades:
-        pytest.skip("task has no TLC configuration: only the parse grade applies")
-    record = evaluate(alias_case, alias_output.text, grades, tools=alias_settings.tools,
+    # Grades a task cannot take (TLC grades without a cfg) are recorded as not applicable, so the
+    # summary can give both the rate over tasks with a cfg and the paper's rule that counts them failing.
+    record = evaluate(alias_case, alias_output.text, alias_settings.grades, tools=alias_settings.tools,
                       timeout=alias_settings.timeout, mode=alias_settings.mode, generation=generation)
     record["seed"] = alias_settings.seed  # with versions.condition: which renaming the text answered
     record_item(request.node, record)
+    if not applicable_grades(alias_case, alias_settings.grades):
+        pytest.skip("task has no TLC configuration: only the parse grade applies")
     failure = failure_summary(record)
     if failure is not None:
         if alias_settings.no_fail:  # one short line each: the outcome and the first failing grade's reason

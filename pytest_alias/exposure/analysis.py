@@ -134,7 +134,8 @@ def grade_values(records: Iterable[Mapping[str, Any]], grade: str) -> dict[tuple
     outcomes: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for record in records:
         result = (record.get("grades") or {}).get(grade)
-        if result is not None and result.get("passed") is not None:
+        # A task without a cfg cannot take a TLC grade: the paper tests on the tasks with one.
+        if result is not None and result.get("passed") is not None and not result.get("not_applicable"):
             outcomes[(str(record["model"]), str(record["task"]), str(record["condition"]))].append(bool(result["passed"]))
     return {key: sum(values) / len(values) for key, values in outcomes.items()}
 

@@ -19,11 +19,18 @@ GRADE_ORDER = ("parse", "name", "behavior")
 CONDITION_ORDER = ("original", "random", "meaningful")
 
 
-def task_rates(records: Iterable[dict[str, Any]], model: str, grade: str, condition: str) -> dict[str, float]:
-    """Task → fraction of its samples that pass ``grade`` in ``condition`` (only tasks with samples)."""
+def task_rates(records: Iterable[dict[str, Any]], model: str, grade: str, condition: str, *,
+               paper_rule: bool = False) -> dict[str, float]:
+    """Task → fraction of its samples that pass ``grade`` in ``condition`` (only tasks with samples).
+
+    A grade the task cannot take (no cfg) is left out, unless ``paper_rule``: the paper counts such
+    a task as failing every output (its n = 111 rather than 110).
+    """
     outcomes: dict[str, list[bool]] = defaultdict(list)
     for record in records:
         result = record["grades"].get(grade)
+        if result is not None and result.get("not_applicable") and not paper_rule:
+            continue
         if record["model"] == model and record["condition"] == condition and result is not None:
             outcomes[record["task"]].append(bool(result["passed"]))
     return {task: stats.pass_rate(values) for task, values in sorted(outcomes.items())}
@@ -79,6 +86,10 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                 "rates": {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)} for c, r in rates.items()},
                 "decreases": {}, "split": {},
             }
+            if any((r["grades"].get(grade) or {}).get("not_applicable") for r in mine):
+                paper = {c: task_rates(mine, model, grade, c, paper_rule=True) for c in conditions}
+                entry["paper_rule_rates"] = {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}
+                                             for c, r in paper.items()}
             if grade == "parse":
                 lenient = {c: lenient_parse_rates(mine, model, c) for c in conditions}
                 entry["lenient_rates"] = {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}

@@ -95,7 +95,9 @@ def known_name_comparison(records: Sequence[Mapping[str, Any]], model: str, grad
 
 def _passed(record: Mapping[str, Any], grade: str) -> bool | None:
     result = (record.get("grades") or {}).get(grade)
-    return None if result is None or result.get("passed") is None else bool(result["passed"])
+    if result is None or result.get("passed") is None or result.get("not_applicable"):
+        return None
+    return bool(result["passed"])
 
 
 def disagreements(records: Sequence[Mapping[str, Any]], model: str, *, renamed: str = "random",

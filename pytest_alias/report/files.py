@@ -175,9 +175,11 @@ def write_html(path: Path, records: list[dict[str, Any]], aggregate: dict[str, A
                                                                "95% CI, 90% CI and TOST (±5 points)")):
             if rows:
                 body.append(html_table(header, rows, caption))
-    failing = [[r["id"], "; ".join(f"{g}: {res.get('reason')}" for g, res in r["grades"].items()
-                                   if not res.get("passed"))] for r in records
-               if any(not res.get("passed") for res in r["grades"].values())]
+    def failed(result: dict[str, Any]) -> bool:
+        return not result.get("passed") and not result.get("not_applicable")
+
+    failing = [[r["id"], "; ".join(f"{g}: {res.get('reason')}" for g, res in r["grades"].items() if failed(res))]
+               for r in records if any(failed(res) for res in r["grades"].values())]
     if failing:
         body.append(html_table(["item", "failure reasons"], failing, "Why each failing item failed"))
     body += plot_images(records, aggregate)

@@ -47,7 +47,7 @@ def record_outcome(record: Mapping[str, Any]) -> str:
     """
     grades = record.get("grades") or {}
     for grade in ("parse", "name", "behavior"):
-        if grade in grades and not grades[grade].get("passed"):
+        if grade in grades and not grades[grade].get("passed") and not grades[grade].get("not_applicable"):
             outcome = grade_outcome(grade, grades[grade])
             if outcome in ("parse error", "no module found") and (record.get("generation") or {}).get("truncated"):
                 return "cut at token limit"

@@ -141,7 +141,7 @@ def similarity_section(summary: Mapping[str, Any]) -> Section | None:
     rows = []
     for model, entry in summary["models"].items():
         for condition, values in entry.get("similarity", {}).items():
-            rows.append([model, condition, f"{100 * values['bleu4']:.1f}", f"{100 * values['rouge_l']:.1f}"])
+            rows.append([model, condition, f"{values['bleu4']:.1f}", f"{values['rouge_l']:.1f}"])
     if not rows:
         return None
     return Section("Text similarity (Table V.1)", "BLEU-4 and ROUGE-L (0–100) of each output against the "

@@ -30,6 +30,9 @@ def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     rows = []
     for grade, entry in grades.items():
         rows.append([grade, *(_pct(entry["rates"].get(c, {}).get("mean")) for c in conditions)])
+        if "paper_rule_rates" in entry:  # tasks without a cfg counted as failing, as the paper does
+            rows.append([f"{grade} (paper rule: no-cfg tasks fail)",
+                         *(_pct(entry["paper_rule_rates"].get(c, {}).get("mean")) for c in conditions)])
         if "lenient_rates" in entry:  # SANY's exit code alone, beside the strict verdict
             rows.append(["parse (lenient)", *(_pct(entry["lenient_rates"].get(c, {}).get("mean")) for c in conditions)])
     return header, rows
