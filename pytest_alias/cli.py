@@ -403,10 +403,12 @@ def build_parser() -> argparse.ArgumentParser:
     validate.set_defaults(handler=cmd_validate_grader)
 
     from .cli_exposure import add_exposure_commands
+    from .cli_controls import add_control_commands
     from .cli_report import add_report_command
 
     add_exposure_commands(commands)
     add_report_command(commands)
+    add_control_commands(commands)
     return parser
 
 
@@ -415,6 +417,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from .cir.build import BuildError
 
     from .cli_exposure import ExposureUserError
+    from .cli_controls import ControlsUserError
     from .cli_report import ReportUserError
     from .exposure.analysis import ExposureError
     from .exposure.finetune import FinetuneError
@@ -422,7 +425,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
 
     errors: tuple[type[Exception], ...] = (UserError, SpecError, CfgError, ToolchainError, BuildError,
                                            ExposureUserError, ExposureError, FinetuneError, SplitError,
-                                           ReportUserError)
+                                           ReportUserError, ControlsUserError)
     try:
         from .tasks.suites import SuiteError
 

@@ -24,13 +24,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     from .exposure.analysis import is_likelihood_row, read_rows
     from .report.paper import build_paper_report, render_markdown_report, write_paper_report
 
+    from .controls.continuation import CONTINUATION_FORMAT
+
     records: list[dict[str, Any]] = []
     exposure_rows: list[dict[str, Any]] = []
+    continuation_rows: list[dict[str, Any]] = []
     for path in args.files:
         rows = read_rows(path)
         exposure_rows += [row for row in rows if is_likelihood_row(row)]
+        continuation_rows += [row for row in rows if row.get("format") == CONTINUATION_FORMAT]
         records += [row for row in rows if not is_likelihood_row(row) and "grades" in row]
-    if not records and not exposure_rows:
+    if not records and not exposure_rows and not continuation_rows:
         raise ReportUserError("no records in the given files (save them with --alias-report run.json)")
     validation = _read_json(args.validation, "validate-grader --json file") if args.validation else None
     split = None
@@ -40,6 +44,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         split = load_split(args.split)
     try:
         report = build_paper_report(records, validation=validation, exposure_rows=exposure_rows, split=split,
+                                    continuation_rows=continuation_rows,
                                     resamples=args.resamples, seed=args.seed)
     except ValueError as exc:
         raise ReportUserError(str(exc)) from None
@@ -53,7 +58,7 @@ def add_report_command(commands: Any) -> None:
     """Register ``report`` on ``commands`` (an argparse subparsers object)."""
     report = commands.add_parser("report", help="render the paper's tables from saved plugin reports")
     report.add_argument("files", nargs="+", type=Path,
-                        help="plugin reports (--alias-report run.json, or JSON lines) and likelihood files")
+                        help="plugin reports (--alias-report run.json, or JSON lines), likelihood and continuation files")
     report.add_argument("--out", type=Path, default=Path("alias-report"), help="folder for report.md/.json/.html")
     report.add_argument("--validation", type=Path, default=None,
                         help="tla-alias validate-grader --json output: restricts Table U.1 to covered tasks")

@@ -138,3 +138,45 @@ def disagreements(records: Sequence[Mapping[str, Any]], model: str, *, renamed: 
             "equivalence": stats.equivalence(a, b, margin / 100, resamples=resamples, seed=seed).scaled().to_dict(),
             "original": 100 * sum(a) / len(a), "renamed": 100 * sum(b) / len(b), "n": len(shared)}
     return out
+
+
+# --------------------------------------------------------------------------- appendix L
+
+
+def continuation_analysis(rows: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]], *,
+                          grades: Sequence[str] = ("name", "behavior"), renamed: str = "random",
+                          resamples: int = 10_000, seed: int = 0) -> list[dict[str, Any]]:
+    """Appendix L per continuation model: long runs on originals and renamed copies, and, for each
+    model of the records and grade, whether runs predict the renaming decrease (Spearman of the
+    original-minus-renamed run with the decrease; permutation test of long-run vs other tasks)."""
+    out = []
+    for model in sorted({str(r["model"]) for r in rows}):
+        runs: dict[str, dict[str, int]] = defaultdict(dict)
+        for row in rows:
+            if str(row["model"]) == model:
+                runs[str(row["condition"])][str(row["task"])] = int(row["longest_run"])
+        entry: dict[str, Any] = {"model": model, "files": {c: len(v) for c, v in runs.items()},
+                                 "long_runs": {c: sum(run >= 50 for run in v.values()) for c, v in runs.items()},
+                                 "predicts": []}
+        shared = sorted(set(runs.get("original", {})) & set(runs.get(renamed, {})))
+        for graded in sorted({str(r["model"]) for r in records}):
+            for grade in grades:
+                original = task_rates(records, graded, grade, "original")
+                changed = task_rates(records, graded, grade, renamed)
+                tasks = [t for t in shared if t in original and t in changed]
+                if len(tasks) < 3:
+                    continue
+                gap = [runs["original"][t] - runs[renamed][t] for t in tasks]
+                decrease = [100 * (original[t] - changed[t]) for t in tasks]
+                found: dict[str, Any] = {"records_model": graded, "grade": grade, "n": len(tasks),
+                                         "spearman": stats.spearman(gap, decrease, resamples=resamples, seed=seed).to_dict()}
+                long_tasks = [d for t, d in zip(tasks, decrease) if runs["original"][t] >= 50]
+                other = [d for t, d in zip(tasks, decrease) if runs["original"][t] < 50]
+                if long_tasks and other:
+                    found["long_vs_other"] = stats.permutation_test(long_tasks, other, resamples=resamples,
+                                                                    seed=seed).to_dict()
+                    found["long_decrease"], found["other_decrease"] = (sum(long_tasks) / len(long_tasks),
+                                                                       sum(other) / len(other))
+                entry["predicts"].append(found)
+        out.append(entry)
+    return out

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .aggregate import paired_decrease, aggregate, task_rates
-from .controls import LISTS, disagreements, known_name_comparison
+from .controls import LISTS, continuation_analysis, disagreements, known_name_comparison
 from .tables import decrease_rows, rate_rows
 
 
@@ -136,6 +136,32 @@ def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, se
                     "other original", "other decrease", "p"], rows, data)
 
 
+def continuation_section(rows: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]], *, resamples: int,
+                         seed: int) -> Section | None:
+    """Appendix L: long runs per condition, and whether they predict the decrease."""
+    table, data = [], continuation_analysis(rows, records, resamples=resamples, seed=seed)
+    for entry in data:
+        counts = f"{entry['long_runs'].get('original', 0)}/{entry['files'].get('original', 0)} original, " \
+                 f"{entry['long_runs'].get('random', 0)}/{entry['files'].get('random', 0)} renamed"
+        if not entry["predicts"]:
+            table.append([entry["model"], counts, "–", "–", "–", "–"])
+        for found in entry["predicts"]:
+            rho = found["spearman"]
+            versus = found.get("long_vs_other")
+            table.append([entry["model"], counts, f"{found['records_model']} {found['grade']}",
+                          f"{rho['rho']:.2f} (p={rho['p_value']:.2f}, n={found['n']})",
+                          f"{found['long_decrease']:.1f} / {found['other_decrease']:.1f}" if versus else "–",
+                          f"{versus['p_value']:.2f}" if versus else "–"])
+    if not table:
+        return None
+    return Section("File continuation (appendix L)",
+                   "Files continued with a shared run of at least 50 tokens; Spearman of (original − renamed "
+                   "run) with each task's decrease (permutation p); mean decrease (points) of long-run vs "
+                   "other tasks and the permutation p of their difference.",
+                   ["continuation model", "long runs", "records, grade", "Spearman", "decrease long / other", "p"],
+                   table, data)
+
+
 def similarity_section(summary: Mapping[str, Any]) -> Section | None:
     """Table V.1: mean BLEU-4 and ROUGE-L per model and condition."""
     rows = []
@@ -151,6 +177,7 @@ def similarity_section(summary: Mapping[str, Any]) -> Section | None:
 
 def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
                        exposure_rows: Sequence[dict[str, Any]] = (), split: Any = None,
+                       continuation_rows: Sequence[dict[str, Any]] = (),
                        resamples: int = 10_000, seed: int = 0) -> PaperReport:
     """Every section the inputs support."""
     report = PaperReport()
@@ -171,6 +198,8 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
                             "validate-grader SUITE --json > validation.json).")
     for section in (disagreement_section(records, resamples=resamples, seed=seed),
                     known_names_section(records, resamples=resamples, seed=seed),
+                    continuation_section(continuation_rows, records, resamples=resamples, seed=seed)
+                    if continuation_rows else None,
                     similarity_section(report.aggregate)):
         if section is not None:
             report.sections.append(section)
