@@ -116,3 +116,13 @@ def test_a_task_without_cfg_is_left_out_and_counted_failing_under_the_paper_rule
     assert entry["decreases"]["random"]["n"] == 3
     header, table = rate_rows(aggregate(rows, resamples=200)["models"]["m"])
     assert ["name (paper rule: no-cfg tasks fail)", "75.0", "75.0"] in table
+
+
+def test_random_and_meaningful_names_get_a_tost_row_in_points() -> None:
+    from pytest_alias.report.tables import decrease_rows
+
+    rows = [record(t, c, 0, name=True, behavior=True) for t in ("a", "b", "c") for c in ("original", "random", "meaningful")]
+    entry = aggregate(rows, resamples=200)["models"]["m"]
+    tost = entry["grades"]["name"]["equivalence_random_meaningful"]
+    assert tost["margin"] == pytest.approx(5.0) and tost["equivalent"] is True
+    assert ["name", "random − meaningful", "all", "+0.0 90% [0.0, 0.0] equivalent ±5 n=3"] in decrease_rows(entry)[1]

@@ -108,7 +108,7 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                 if shared:
                     tost = stats.equivalence([rates["random"][t] for t in shared], [rates["meaningful"][t] for t in shared],
                                              margin, resamples=resamples, seed=seed)
-                    entry["equivalence_random_meaningful"] = tost.to_dict()
+                    entry["equivalence_random_meaningful"] = tost.scaled().to_dict()  # points, like every decrease
             per_grade[grade] = entry
         similarity = _similarity_means(mine, conditions)
         out["models"][model] = {"grades": per_grade, "similarity": similarity,

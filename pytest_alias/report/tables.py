@@ -47,6 +47,12 @@ def decrease_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str
             rows.append([grade, renamed, "all", _points(decrease)])
             for split, value in entry["split"].get(renamed, {}).items():
                 rows.append([grade, renamed, split.replace("_", " "), _points(value)])
+        tost = entry.get("equivalence_random_meaningful")
+        if tost:  # appendix R: random − meaningful, equivalent when the 90% CI lies within ±5 points
+            rows.append([grade, "random − meaningful", "all",
+                         f"{tost['mean']:+.1f} 90% [{tost['ci_low']:.1f}, {tost['ci_high']:.1f}] "
+                         f"{'equivalent' if tost['equivalent'] else 'not shown equivalent'} ±{tost['margin']:g} "
+                         f"n={tost['n']}"])
     return header, rows
 
 
