@@ -125,6 +125,8 @@ OPTIONS: tuple[Option, ...] = (
            "header", choices=PREFILL_CHOICES),
     Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
            _integer(1)),
+    Option("covered", "restrict name and behavior rates and decreases also to the tasks the behavior grade "
+           "covers (its reference passes against itself): a tla-alias validate-grader --json file, or auto"),
     Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "
            "of the models fine-tuned on its halves"),
 )

@@ -52,6 +52,34 @@ def _exposure_split(path: Any) -> Any:
         raise ValueError(f"--alias-exposure-split: {exc}") from None
 
 
+def _covered(value: Any) -> Any:
+    """``auto``, or the covered tasks of a ``validate-grader --json`` file, read now (a bad file is a usage error)."""
+    if not value or value == "auto":
+        return value or None
+    from .report.paper import covered_tasks
+
+    try:
+        return frozenset(covered_tasks(json.loads(Path(value).read_text(encoding="utf-8"))))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"--alias-covered {value}: {exc}") from None
+
+
+def covered_now(records: list[dict[str, Any]], settings: Settings) -> frozenset[str]:
+    """``--alias-covered=auto``: the run's tasks whose reference passes the behavior grade against
+    itself (the positive control of appendix J), graded now through the run cache."""
+    from .grading.validation import guarded_grade
+
+    wanted = {r["task"] for r in records}
+    covered = set()
+    for task, conditions in settings.prepared_conditions(("original",)):
+        if task.id in wanted and task.cfg is not None:
+            original = conditions[0][0]
+            if guarded_grade(original.module_map[original.main], original, "behavior", mode=settings.mode,
+                             tools=settings.tools, timeout=settings.timeout).passed:
+                covered.add(task.id)
+    return frozenset(covered)
+
+
 @dataclass(frozen=True)
 class Settings:
     """The validated options of one benchmark run."""
@@ -76,6 +104,7 @@ class Settings:
     prefill: str = "header"
     max_new_tokens: int | None = None
     exposure_split: Any = None  # an ExposureSplit, read and checked at start-up
+    covered: Any = None  # None, "auto", or the covered task ids from a validate-grader file
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -102,6 +131,7 @@ class Settings:
             resamples=options["resamples"], meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
             lora=options.get("lora") or None, prefill=options.get("prefill") or "header",
             max_new_tokens=options.get("max_new_tokens"), exposure_split=_exposure_split(options.get("exposure_split")),
+            covered=_covered(options.get("covered")),
         )
 
     # ---------------------------------------------------------------- shared objects (per process)
@@ -252,7 +282,11 @@ class AliasSession:
         if not records:
             return
         try:
-            self.aggregate = aggregate(records, resamples=self.settings.resamples, seed=self.settings.seed)
+            covered = self.settings.covered
+            if covered == "auto":
+                covered = covered_now(records, self.settings)
+            self.aggregate = aggregate(records, resamples=self.settings.resamples, seed=self.settings.seed,
+                                       covered=covered)
         except Exception:
             self.messages.append("alias: the summary could not be computed:\n" + traceback.format_exc(limit=3))
             return

@@ -68,8 +68,10 @@ def lenient_parse_rates(records: Iterable[dict[str, Any]], model: str, condition
 
 
 def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: int = 0,
-              margin: float = 0.05) -> dict[str, Any]:
-    """The whole aggregate (JSON-ready) of a run's records."""
+              margin: float = 0.05, covered: Iterable[str] | None = None) -> dict[str, Any]:
+    """The whole aggregate (JSON-ready) of a run's records; with ``covered`` (the tasks the behavior
+    grade covers), the name and behavior grades also get their rates and decreases on those tasks."""
+    covered = frozenset(covered) if covered is not None else None
     models = sorted({r["model"] for r in records})
     out: dict[str, Any] = {"schema": AGGREGATE_SCHEMA, "seed": seed, "resamples": resamples, "margin": margin,
                            "records": len(records), "models": {}}
@@ -103,6 +105,15 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                         "every_name_stated": paired_decrease(rates["original"], rates[renamed], stated, resamples, seed,
                                                        margin),
                     }
+            if covered is not None and grade in ("name", "behavior"):
+                kept = {c: {t: v for t, v in r.items() if t in covered} for c, r in rates.items()}
+                entry["covered"] = {
+                    "tasks": len(covered),
+                    "rates": {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}
+                              for c, r in kept.items()},
+                    "decreases": {renamed: paired_decrease(rates["original"], rates[renamed], covered, resamples, seed,
+                                                           margin)
+                                  for renamed in ("random", "meaningful") if "original" in rates and renamed in rates}}
             if "random" in rates and "meaningful" in rates:
                 shared = sorted(set(rates["random"]) & set(rates["meaningful"]))
                 if shared:

@@ -30,6 +30,10 @@ def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     rows = []
     for grade, entry in grades.items():
         rows.append([grade, *(_pct(entry["rates"].get(c, {}).get("mean")) for c in conditions)])
+        if "covered" in entry:  # the tasks the behavior grade covers (Table U.1)
+            rows.append([f"{grade} (covered tasks)",
+                         *(f"{_pct(entry['covered']['rates'].get(c, {}).get('mean'))} "
+                           f"(n={entry['covered']['rates'].get(c, {}).get('tasks', 0)})" for c in conditions)])
         if "paper_rule_rates" in entry:  # tasks without a cfg counted as failing, as the paper does
             rows.append([f"{grade} (paper rule: no-cfg tasks fail)",
                          *(_pct(entry["paper_rule_rates"].get(c, {}).get("mean")) for c in conditions)])
@@ -47,6 +51,8 @@ def decrease_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str
             rows.append([grade, renamed, "all", _points(decrease)])
             for split, value in entry["split"].get(renamed, {}).items():
                 rows.append([grade, renamed, split.replace("_", " "), _points(value)])
+            if "covered" in entry and entry["covered"]["decreases"].get(renamed):
+                rows.append([grade, renamed, "covered tasks", _points(entry["covered"]["decreases"][renamed])])
         tost = entry.get("equivalence_random_meaningful")
         if tost:  # appendix R: random − meaningful, equivalent when the 90% CI lies within ±5 points
             rows.append([grade, "random − meaningful", "all",

@@ -143,3 +143,19 @@ def test_only_selected_cases_are_generated(pytester: pytest.Pytester, small_suit
     result.assert_outcomes(passed=1, deselected=7)
     entries = list((store / "generations").glob("*/*.json"))
     assert len(entries) == 1
+
+
+def test_covered_auto_adds_the_behavior_grades_covered_tasks(pytester: pytest.Pytester, small_suite: Path,
+                                                             cache_dir: Path, tmp_path: Path) -> None:
+    """--alias-covered=auto grades each reference against itself and reports the covered tasks with n."""
+    report = tmp_path / "covered.json"
+    result = run(pytester, small_suite, cache_dir, "--alias-model=reference", "--alias-samples=1",
+                 "--alias-grade=behavior", "--alias-covered=auto", f"--alias-report={report}")
+    assert result.ret == 0, result.stdout.str()
+    covered = json.loads(report.read_text())["aggregate"]["models"]["reference"]["grades"]["behavior"]["covered"]
+    assert covered["tasks"] == len(SMALL) - 1  # the task without a cfg cannot be covered
+    assert covered["decreases"]["random"]["n"] == len(SMALL) - 1
+    result.stdout.fnmatch_lines([f"*behavior (covered tasks)*100.0 (n={len(SMALL) - 1})*",
+                                 "*behavior*random*covered tasks*+0.0*"])
+    bad = run(pytester, small_suite, cache_dir, "--alias-model=reference", f"--alias-covered={tmp_path / 'no.json'}")
+    assert bad.ret == 4
