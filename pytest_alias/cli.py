@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -435,11 +436,18 @@ def _user_errors() -> tuple[type[Exception], ...]:
     return errors
 
 
+def _one_line_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                      file: Any = None, line: str | None = None) -> None:
+    """Warnings as one line a user can read (no source file and line of ALIAS's own code)."""
+    print(f"tla-alias: warning: {message}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tla-alias`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
+    warnings.showwarning = _one_line_warning
     try:
         return handler(args)
     except Exception as exc:

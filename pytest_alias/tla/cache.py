@@ -9,10 +9,13 @@ writers of one key write the same content.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
+import shutil
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -27,6 +30,34 @@ def default_cache_dir() -> Path:
     if override:
         return Path(override).expanduser()
     return Path(platformdirs.user_cache_dir("alias", appauthor=False))
+
+
+class CacheFolderWarning(UserWarning):
+    """The cache folder cannot be written: ALIAS runs with a private temporary one instead."""
+
+
+_USABLE: dict[Path, Path] = {}
+
+
+def usable_cache_dir(path: Path) -> Path:
+    """``path`` when ALIAS can create and write files there; otherwise, once per path, a warning and a
+    private temporary folder removed at exit, so an unusable cache (read-only, another user's, a
+    file in the way) costs speed, never a verdict."""
+    if path in _USABLE:
+        return _USABLE[path]
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".probe-"):
+            pass
+        _USABLE[path] = path
+    except OSError as exc:
+        fallback = Path(tempfile.mkdtemp(prefix="alias-cache-"))
+        atexit.register(shutil.rmtree, fallback, True)
+        warnings.warn(f"cache folder {path} is not usable ({exc.strerror or exc}); running without a lasting "
+                      f"cache (set ALIAS_CACHE_DIR or --cache-dir to a writable folder)", CacheFolderWarning,
+                      stacklevel=2)
+        _USABLE[path] = fallback
+    return _USABLE[path]
 
 
 def cache_disabled() -> bool:

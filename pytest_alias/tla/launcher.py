@@ -60,6 +60,21 @@ def jvm_failed(output: str) -> bool:
     return any(marker in output for marker in JVM_FAILURE_MARKERS)
 
 
+#: Output of a JVM that never ran the tool (a bad heap setting, a broken runtime): not about the spec.
+JVM_START_FAILURE_MARKERS = ("Could not create the Java Virtual Machine", "Error occurred during initialization of VM",
+                             "Invalid maximum heap size", "Could not find or load main class")
+#: Exit codes of a process killed from outside (negative: by signal; 137/143: SIGKILL/SIGTERM via a shell).
+KILLED_EXIT_CODES = (137, 143)
+
+
+def machine_fault(run: ToolRun) -> bool:
+    """Whether ``run`` ended for a reason of the machine, not of the spec: a time limit, a JVM out of
+    memory or unable to start, a kill from outside. Such a run says nothing lasting: never cache it."""
+    code = run.exit_code
+    return (run.timed_out or jvm_failed(run.output) or any(m in run.output for m in JVM_START_FAILURE_MARKERS)
+            or (code is not None and (code < 0 or code in KILLED_EXIT_CODES)))
+
+
 def heap_cap() -> str:
     """The JVM heap cap (``-Xmx``): ``ALIAS_JAVA_HEAP`` or 2g."""
     return os.environ.get("ALIAS_JAVA_HEAP", DEFAULT_HEAP)

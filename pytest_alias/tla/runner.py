@@ -17,10 +17,10 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest
+from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
 from .cfg import CfgError, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import StateGraph, parse_dot
-from .launcher import Launcher, ToolRun, get_launcher, jvm_failed
+from .launcher import Launcher, ToolRun, get_launcher, heap_cap, machine_fault
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
 from .tlc import TlcResult, classify
@@ -57,7 +57,7 @@ class TlaTools:
         launcher: str | None = None,
     ) -> None:
         self.toolchain = toolchain or find_toolchain()
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        self.cache_dir = usable_cache_dir(Path(cache_dir) if cache_dir is not None else default_cache_dir())
         self.cache = RunCache(self.cache_dir)
         self.use_cache = (not cache_disabled()) if use_cache is None else use_cache
         self._launcher_mode = launcher
@@ -74,8 +74,9 @@ class TlaTools:
         return self.cache.get(key) if self.use_cache else None
 
     def _store(self, key: str, run: ToolRun, extra: dict[str, Any] | None = None) -> None:
-        # A timeout or an out-of-memory JVM depends on the machine, not only on the inputs: never cache them.
-        if self.use_cache and not run.timed_out and not jvm_failed(run.output):
+        # A timeout, a JVM out of memory or unable to start, a kill from outside: the machine's doing,
+        # not the inputs' — never cached.
+        if self.use_cache and not machine_fault(run):
             self.cache.put(
                 key,
                 {"exit_code": run.exit_code, "output": run.output, "seconds": run.seconds, "launcher": run.launcher,
@@ -86,7 +87,8 @@ class TlaTools:
 
     def sany(self, spec: SpecFiles, *, timeout: float = DEFAULT_SANY_TIMEOUT) -> SanyResult:
         """Strict SANY on ``spec.main`` (imported modules staged beside it)."""
-        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=files_digest(spec.modules))
+        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=files_digest(spec.modules),
+                          heap=heap_cap())
         entry = self._cached(key)
         if entry is not None:
             ok, errors = parse_sany_output(entry["output"], entry["exit_code"], spec.main)
@@ -144,6 +146,7 @@ class TlaTools:
         key = content_key(
             "tlc", jar=self.toolchain.identity, main=spec.main, files=files_digest(files),
             cfg=files_digest({"cfg": cfg_text}), flags=tlc_flags, graph=dump_graph, timeout=timeout,
+            heap=heap_cap(),  # a verdict such as "Java heap space" can change with it
         )
         entry = self._cached(key)
         if entry is not None:

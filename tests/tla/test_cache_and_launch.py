@@ -12,6 +12,7 @@ import pytest
 
 from pytest_alias.tla.cache import RunCache, content_key, files_digest
 from pytest_alias.tla.runner import TlaTools
+from pytest_alias.tla.specfiles import SpecFiles
 from specs import COUNTER, counter
 
 CFG = "CONSTANT Max = 3\nSPECIFICATION Spec\nINVARIANT TypeOK\n"
@@ -95,3 +96,43 @@ def test_out_of_memory_run_is_not_cached(tmp_path: Path, monkeypatch: pytest.Mon
     first = tools.tlc(counter(CFG), deadlock=False)
     assert first.status == "crash" and not first.cached
     assert not list((tmp_path / "runs").glob("*/*.json"))
+
+
+def test_an_unusable_cache_folder_warns_once_and_runs_uncached(tmp_path: Path) -> None:
+    """A file where the cache folder should be (as a read-only or foreign folder would): one warning,
+    a private temporary folder, and a correct verdict instead of a traceback."""
+    import warnings as warning_module
+
+    from pytest_alias.tla.cache import CacheFolderWarning, usable_cache_dir
+    from pytest_alias.tla.runner import TlaTools
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    with pytest.warns(CacheFolderWarning, match="not usable"):
+        tools = TlaTools(cache_dir=blocker / "cache")
+    assert tools.cache_dir != blocker / "cache" and tools.cache_dir.is_dir()
+    with warning_module.catch_warnings():
+        warning_module.simplefilter("error")  # the second use of the same folder stays quiet
+        assert usable_cache_dir(blocker / "cache") == tools.cache_dir
+    spec = SpecFiles("M", {"M": "---- MODULE M ----\nVARIABLE x\nInit == x = TRUE\nNext == x' = ~x\n====\n"},
+                     "INIT Init\nNEXT Next\n")
+    assert tools.sany(spec).ok and tools.tlc(spec, timeout=120).distinct_states == 2
+
+
+def test_the_heap_is_in_the_key_and_machine_faults_are_never_cached(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_alias.tla.launcher import ToolRun, machine_fault
+
+    spec = SpecFiles("M", {"M": "---- MODULE M ----\nVARIABLE x\nInit == x = TRUE\nNext == x' = ~x\n====\n"})
+    tools = TlaTools(cache_dir=tmp_path)
+    assert not tools.sany(spec).cached and tools.sany(spec).cached
+    monkeypatch.setenv("ALIAS_JAVA_HEAP", "300m")
+    assert not tools.sany(spec).cached  # another heap is another key
+    assert machine_fault(ToolRun(None, "", 1.0, timed_out=True))
+    assert machine_fault(ToolRun(1, "Invalid maximum heap size: -Xmxlots\nError: Could not create the Java Virtual Machine.", 0.1))
+    assert machine_fault(ToolRun(-9, "", 0.1)) and machine_fault(ToolRun(137, "", 0.1))
+    assert not machine_fault(ToolRun(0, "Semantic processing of module M", 0.1))
+    monkeypatch.setenv("ALIAS_JAVA_HEAP", "lots")  # a JVM that cannot start: a failed run, not cached
+    broken = TlaTools(cache_dir=tmp_path / "broken", launcher="fresh")
+    first = broken.sany(spec)
+    assert not first.ok and not broken.sany(spec).cached
