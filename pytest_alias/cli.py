@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 from . import __version__
 from .tla.cfg import CfgError
 from .tla.specfiles import SpecError, SpecFiles
+from .options import integer, seconds
 from .tla.toolchain import ToolchainError
 
 
@@ -342,8 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="strict SANY then TLC on one module")
     check.add_argument("module", type=Path, help="the .tla module (modules it imports are read from beside it)")
     check.add_argument("--cfg", type=Path, default=None, help="the cfg (default: MODULE.cfg beside the module)")
-    check.add_argument("--timeout", type=float, default=300.0, help="TLC time limit in seconds (default 300)")
-    check.add_argument("--workers", type=int, default=1, help="TLC worker threads (default 1)")
+    check.add_argument("--timeout", type=seconds, default=300.0, help="TLC time limit in seconds (default 300)")
+    check.add_argument("--workers", type=integer(1), default=1, help="TLC worker threads (default 1)")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(handler=cmd_check)
 
@@ -351,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     rename.add_argument("module", type=Path, help="the main .tla module (modules it imports are read from beside it)")
     rename.add_argument("--cfg", type=Path, default=None, help="the cfg (default: MODULE.cfg beside the module)")
     rename.add_argument("--description", type=Path, default=None, help="a description to rename with the paper's rule")
-    rename.add_argument("--seed", type=int, default=0, help="random-name seed (default 0)")
+    rename.add_argument("--seed", type=integer(0), default=0, help="random-name seed (default 0)")
     rename.add_argument("--map", type=Path, default=None, help="apply this JSON name map (meaningful names) instead")
     rename.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
     rename.add_argument("--verify", action="store_true", help="check the copy with strict SANY and TLC state counts")
@@ -361,8 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="rename and verify every task of a suite; write the CIR test set")
     build.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
     build.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
-    build.add_argument("--seed", type=int, default=0, help="random-name seed (default 0)")
-    build.add_argument("--workers", type=int, default=2, help="tasks verified in parallel (default 2)")
+    build.add_argument("--seed", type=integer(0), default=0, help="random-name seed (default 0)")
+    build.add_argument("--workers", type=integer(1), default=2, help="tasks verified in parallel (default 2)")
     build.set_defaults(handler=cmd_build)
 
     tasks = commands.add_parser("tasks", help="list a suite's tasks and the cfg names their descriptions hide")
@@ -382,7 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--grade", choices=("parse", "name", "behavior"), required=True, help="which grade")
     grade.add_argument("--mode", choices=("paper", "extended"), default="paper",
                        help="behavior-grade mapping search (default paper)")
-    grade.add_argument("--timeout", type=float, default=300.0, help="time limit per TLC run in seconds (default 300)")
+    grade.add_argument("--timeout", type=seconds, default=300.0, help="time limit per TLC run in seconds (default 300)")
     grade.add_argument("--json", action="store_true", help="print one JSON object")
     grade.set_defaults(handler=cmd_grade)
 
@@ -390,13 +391,13 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
     validate.add_argument("--mode", choices=("paper", "extended"), default="paper",
                           help="behavior-grade mapping search (default paper)")
-    validate.add_argument("--workers", type=int, default=2, help="tasks validated in parallel (default 2)")
-    validate.add_argument("--seed", type=int, default=0, help="random-name seed of the renamed controls (default 0)")
-    validate.add_argument("--mutant-limit", type=int, default=40, help="mutants generated per task (default 40)")
-    validate.add_argument("--timeout", type=float, default=120.0, help="time limit per TLC run of a grade (default 120)")
-    validate.add_argument("--mutant-timeout", type=float, default=60.0,
+    validate.add_argument("--workers", type=integer(1), default=2, help="tasks validated in parallel (default 2)")
+    validate.add_argument("--seed", type=integer(0), default=0, help="random-name seed of the renamed controls (default 0)")
+    validate.add_argument("--mutant-limit", type=integer(0), default=40, help="mutants generated per task (default 40)")
+    validate.add_argument("--timeout", type=seconds, default=120.0, help="time limit per TLC run of a grade (default 120)")
+    validate.add_argument("--mutant-timeout", type=seconds, default=60.0,
                           help="time limit per TLC run deciding whether a mutant is kept (default 60)")
-    validate.add_argument("--max-states", type=int, default=None,
+    validate.add_argument("--max-states", type=integer(1), default=None,
                           help="leave out tasks whose reference has more distinct states (default: none left out)")
     validate.add_argument("--progress", action="store_true", help="print one line per task to stderr as it ends")
     validate.add_argument("--markdown", action="store_true", help="print the table as Markdown")

@@ -109,13 +109,14 @@ def add_exposure_commands(commands: Any) -> None:
     """Register the four exposure subcommands on ``commands`` (an argparse subparsers object)."""
     from .exposure.data import ARMS
     from .exposure.likelihood import DEFAULT_BATCH_SIZE
+    from .options import integer, positive_number
     from .exposure.split import DEFAULT_SPLIT_SEED, HALVES
 
     split = commands.add_parser("split", help="exposure experiment: split a suite's tasks into halves A and B")
     split.add_argument("suite", help="the test suite: builtin, a folder of tasks, examples:PATH or tlabench:PATH")
-    split.add_argument("--seed", type=int, default=DEFAULT_SPLIT_SEED, help=f"split seed (default {DEFAULT_SPLIT_SEED})")
+    split.add_argument("--seed", type=integer(0), default=DEFAULT_SPLIT_SEED, help=f"split seed (default {DEFAULT_SPLIT_SEED})")
     split.add_argument("--pool", default=None, help="a suite whose tasks outside the test set train both models")
-    split.add_argument("--pool-size", type=int, default=None,
+    split.add_argument("--pool-size", type=integer(0), default=None,
                        help="keep only the N shortest pool references (default: the whole pool, as in the paper)")
     split.add_argument("--out", type=Path, required=True, help="the split file to write (JSON)")
     split.set_defaults(handler=cmd_split)
@@ -129,12 +130,12 @@ def add_exposure_commands(commands: Any) -> None:
     tune.add_argument("--out", type=Path, required=True, help="the adapter folder (resumes a checkpoint found there)")
     tune.add_argument("--suite", default=None, help="read the test tasks from here instead of the split's suite")
     tune.add_argument("--pool-suite", default=None, help="read the pool tasks from here instead of the split's")
-    tune.add_argument("--epochs", type=int, default=None, help="epochs (default 3, appendix E)")
-    tune.add_argument("--learning-rate", type=float, default=None, help="peak learning rate (default 2e-4)")
-    tune.add_argument("--warmup-steps", type=int, default=None,
+    tune.add_argument("--epochs", type=integer(1), default=None, help="epochs (default 3, appendix E)")
+    tune.add_argument("--learning-rate", type=positive_number, default=None, help="peak learning rate (default 2e-4)")
+    tune.add_argument("--warmup-steps", type=integer(0), default=None,
                       help="warm-up steps (default 100, capped at 10%% of all steps)")
-    tune.add_argument("--rank", type=int, default=None, help="LoRA rank (default 16)")
-    tune.add_argument("--alpha", type=int, default=None, help="LoRA alpha (default 32)")
+    tune.add_argument("--rank", type=integer(1), default=None, help="LoRA rank (default 16)")
+    tune.add_argument("--alpha", type=integer(1), default=None, help="LoRA alpha (default 32)")
     tune.add_argument("--no-gradient-checkpointing", action="store_true",
                       help="keep activations (faster, more memory)")
     tune.add_argument("--quiet", action="store_true", help="plain progress lines instead of a live bar")
@@ -144,9 +145,9 @@ def add_exposure_commands(commands: Any) -> None:
     score.add_argument("--model", required=True, help="a local model: smollm2[?lora=DIR] or hf:PATH[?lora=DIR]")
     score.add_argument("--suite", default="builtin", help="the suite (default builtin)")
     score.add_argument("--conditions", default="original,random", help="conditions to score (default original,random)")
-    score.add_argument("--seed", type=int, default=None, help="the random condition's seed (default: the plugin's)")
+    score.add_argument("--seed", type=integer(0), default=None, help="the random condition's seed (default: the plugin's)")
     score.add_argument("--meaningful-maps", default=None, help="meaningful name maps (for the meaningful condition)")
-    score.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
+    score.add_argument("--batch-size", type=integer(1), default=DEFAULT_BATCH_SIZE,
                        help=f"references per forward pass (default {DEFAULT_BATCH_SIZE})")
     score.add_argument("--out", type=Path, required=True, help="the JSON-lines file to write")
     score.add_argument("--quiet", action="store_true", help="plain progress lines instead of a live bar")
@@ -161,8 +162,8 @@ def add_exposure_commands(commands: Any) -> None:
     exposure.add_argument("--model-a", default=None, help="the model trained on half A (when its rows carry no note)")
     exposure.add_argument("--model-b", default=None, help="the model trained on half B (when its rows carry no note)")
     exposure.add_argument("--arm", choices=ARMS, default="task-pair", help="the arm of --model-a/--model-b")
-    exposure.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10,000)")
-    exposure.add_argument("--bootstrap-seed", type=int, default=0, help="bootstrap seed (default 0)")
+    exposure.add_argument("--resamples", type=integer(100), default=10_000, help="bootstrap resamples (default 10,000)")
+    exposure.add_argument("--bootstrap-seed", type=integer(0), default=0, help="bootstrap seed (default 0)")
     exposure.add_argument("--markdown", type=Path, default=None, help="also write the tables as Markdown")
     exposure.add_argument("--json", type=Path, default=None, help="also write every number as JSON")
     exposure.add_argument("--html", type=Path, default=None, help="also write an HTML page with a forest plot")

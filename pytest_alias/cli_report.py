@@ -56,6 +56,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_report_command(commands: Any) -> None:
     """Register ``report`` on ``commands`` (an argparse subparsers object)."""
+    from .options import integer
+
     report = commands.add_parser("report", help="render the paper's tables from saved plugin reports")
     report.add_argument("files", nargs="+", type=Path,
                         help="plugin reports (--alias-report run.json, or JSON lines), likelihood and continuation files")
@@ -63,6 +65,6 @@ def add_report_command(commands: Any) -> None:
     report.add_argument("--validation", type=Path, default=None,
                         help="tla-alias validate-grader --json output: restricts Table U.1 to covered tasks")
     report.add_argument("--split", type=Path, default=None, help="an exposure split: adds Table 2")
-    report.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10,000)")
-    report.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    report.add_argument("--resamples", type=integer(100), default=10_000, help="bootstrap resamples (default 10,000)")
+    report.add_argument("--seed", type=integer(0), default=0, help="bootstrap seed (default 0)")
     report.set_defaults(handler=cmd_report)

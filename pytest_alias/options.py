@@ -21,7 +21,8 @@ CONDITION_CHOICES = ("original", "random", "meaningful")
 PREFILL_CHOICES = ("header", "none")
 
 
-def _integer(minimum: int) -> Callable[[str], int]:
+def integer(minimum: int) -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``minimum`` (shared by the plugin and the command line)."""
     def convert(text: str) -> int:
         try:
             number = int(str(text).strip())
@@ -35,13 +36,25 @@ def _integer(minimum: int) -> Callable[[str], int]:
     return convert
 
 
-def _seconds(text: str) -> float:
+def seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds (NaN and infinity refused)."""
     try:
         number = float(str(text).strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
     if not number > 0 or number == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return number
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a positive, finite number (a learning rate)."""
+    try:
+        number = float(str(text).strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+    if not 0 < number < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text!r}")
     return number
 
 
@@ -106,9 +119,9 @@ OPTIONS: tuple[Option, ...] = (
            "builtin"),
     Option("conditions", "comma-separated conditions: original, random, meaningful (default original,random)",
            ("original", "random"), _conditions),
-    Option("samples", "samples per task and condition (default 5)", 5, _integer(1)),
-    Option("seed", "seed for renaming, sampling and bootstrap (default 0)", 0, _integer(0)),
-    Option("timeout", "TLC time limit per run in seconds (default 300)", 300.0, _seconds),
+    Option("samples", "samples per task and condition (default 5)", 5, integer(1)),
+    Option("seed", "seed for renaming, sampling and bootstrap (default 0)", 0, integer(0)),
+    Option("timeout", "TLC time limit per run in seconds (default 300)", 300.0, seconds),
     Option("mode", "behavior grade: paper (the paper's procedure) or extended (default paper)", "paper",
            choices=MODE_CHOICES),
     Option("cache-dir", "folder for the run cache, condition cache and generation store"),
@@ -119,12 +132,12 @@ OPTIONS: tuple[Option, ...] = (
     Option("no-fail", "grade failures are xfail: only the gates decide the outcome", False, kind="flag"),
     Option("lora", "a PEFT LoRA adapter folder applied to hf: models"),
     Option("meaningful-maps", "JSON {task id: {old name: new name}} for the meaningful condition"),
-    Option("resamples", "bootstrap resamples for the summary CIs (default 10000)", 10000, _integer(100)),
+    Option("resamples", "bootstrap resamples for the summary CIs (default 10000)", 10000, integer(100)),
     Option("prefill", "header (default): local models' answers start with '---- MODULE <Name> ----', as code "
            "benchmarks give a signature (API models never get it: the paper does not); none: off",
            "header", choices=PREFILL_CHOICES),
     Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
-           _integer(1)),
+           integer(1)),
     Option("covered", "restrict name and behavior rates and decreases also to the tasks the behavior grade "
            "covers (its reference passes against itself): a tla-alias validate-grader --json file, or auto"),
     Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "

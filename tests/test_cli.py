@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import BUILTIN_TASKS
+from pytest_alias.cli import main
 
 
 def alias(*args: str, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess[str]:
@@ -92,3 +93,19 @@ def test_missing_java_is_one_sentence(tmp_path: Path) -> None:
     env = {**os.environ, "ALIAS_JAVA": str(tmp_path / "nojava")}
     proc = alias("check", str(BUILTIN_TASKS / "barrier" / "Barrier.tla"), env=env)
     assert proc.returncode == 2 and "ALIAS_JAVA" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "M.tla", "--timeout", "-1"], ["check", "M.tla", "--timeout", "nan"], ["check", "M.tla", "--timeout", "inf"],
+    ["check", "M.tla", "--workers", "0"], ["grade", "--reference", "R.tla", "--output", "o", "--grade", "name",
+                                           "--timeout", "0"],
+    ["split", "builtin", "--out", "s.json", "--pool-size", "-2"],
+    ["finetune", "--base", "smollm2", "--split", "s", "--half", "A", "--out", "d", "--learning-rate", "nan"],
+    ["likelihood", "--model", "smollm2", "--out", "l.jsonl", "--batch-size", "0"],
+    ["report", "r.json", "--resamples", "5"],
+])
+def test_bad_numbers_are_a_usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert "must be" in capsys.readouterr().err
