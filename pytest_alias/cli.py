@@ -451,6 +451,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings.showwarning = _one_line_warning
     try:
         return handler(args)
+    except OSError as exc:  # a folder that cannot be written, a file that cannot be read: the machine's state
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"tla-alias: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
     except Exception as exc:
         if not isinstance(exc, _user_errors()):
             raise

@@ -109,3 +109,13 @@ def test_bad_numbers_are_a_usage_error(argv: list[str], capsys: pytest.CaptureFi
         main(argv)
     assert stopped.value.code == 2
     assert "must be" in capsys.readouterr().err
+
+
+def test_an_unwritable_out_folder_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    module = tmp_path / "M.tla"
+    module.write_text("---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["rename", str(module), "--out", str(blocker / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tla-alias: ") and err.count("\n") == 1 and "Traceback" not in err
