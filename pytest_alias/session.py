@@ -252,7 +252,7 @@ class AliasSession:
         self.records: dict[str, dict[str, Any]] = {}
         self.aggregate: dict[str, Any] | None = None
         self.messages: list[str] = []
-        self.gate_failures: list[str] = []
+        self.failures: list[str] = []  # violated gates and reports that could not be written: the session fails
         self.exposure_lines: list[str] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -294,8 +294,10 @@ class AliasSession:
             try:
                 write_report(path, records, self.aggregate, self.metadata())
                 self.messages.append(f"alias: wrote {path}")
-            except Exception as exc:
-                self.messages.append(f"alias: report {path} failed: {exc}")
+            except Exception as exc:  # a report the user asked for and did not get fails the session
+                message = f"alias: report {path} failed: {exc}"
+                self.messages.append(message)
+                self.failures.append(message)
         if self.settings.exposure_split is not None:
             self.exposure_lines = exposure_summary(records, self.settings.exposure_split, self.settings.resamples,
                                                    self.settings.seed)
@@ -306,8 +308,8 @@ class AliasSession:
                 passed, message = False, str(exc)
             self.messages.append(message)
             if not passed:
-                self.gate_failures.append(message)
-        if self.gate_failures and session.exitstatus == pytest.ExitCode.OK:
+                self.failures.append(message)
+        if self.failures and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def print_summary(self, terminal: Any) -> None:

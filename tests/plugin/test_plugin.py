@@ -159,3 +159,13 @@ def test_covered_auto_adds_the_behavior_grades_covered_tasks(pytester: pytest.Py
                                  "*behavior*random*covered tasks*+0.0*"])
     bad = run(pytester, small_suite, cache_dir, "--alias-model=reference", f"--alias-covered={tmp_path / 'no.json'}")
     assert bad.ret == 4
+
+
+def test_a_report_that_cannot_be_written_fails_the_session(pytester: pytest.Pytester, small_suite: Path,
+                                                           cache_dir: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = run(pytester, small_suite, cache_dir, "--alias-model=reference", "--alias-samples=1",
+                 "--alias-grade=parse", f"--alias-report={blocker / 'r.json'}")
+    assert result.ret == 1
+    result.stdout.fnmatch_lines([f"*alias: report {blocker / 'r.json'} failed*"])
