@@ -81,13 +81,23 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- check
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    """Strict SANY, then TLC, on one module; exit 0 only when both pass."""
+def _spec_with_cfg(module: Path, cfg: Path | None) -> SpecFiles:
+    """The module (imports beside it) and its cfg; a malformed cfg is the user's error, named with its
+    file and line before any tool runs."""
     from .tla.cfg import parse_cfg
 
-    spec = SpecFiles.from_path(args.module, args.cfg)
+    spec = SpecFiles.from_path(module, cfg)
     if spec.cfg is not None:
-        parse_cfg(spec.cfg)  # a malformed cfg is the user's error: say so before any tool runs
+        try:
+            parse_cfg(spec.cfg)
+        except CfgError as exc:
+            raise UserError(f"{cfg or Path(module).with_suffix('.cfg')}: {exc}") from None
+    return spec
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Strict SANY, then TLC, on one module; exit 0 only when both pass."""
+    spec = _spec_with_cfg(args.module, args.cfg)
     tools = _tools(args)
     sany = tools.sany(spec)
     tlc = None
@@ -130,11 +140,8 @@ def cmd_rename(args: argparse.Namespace) -> int:
     from .cir.build import publish, staging_dir, write_condition
     from .cir.conditions import meaningful_condition, random_condition
     from .tasks.model import Task
-    from .tla.cfg import parse_cfg
 
-    spec = SpecFiles.from_path(args.module, args.cfg)
-    if spec.cfg is not None:
-        parse_cfg(spec.cfg)
+    spec = _spec_with_cfg(args.module, args.cfg)
     description = ""
     if args.description is not None:
         if not args.description.is_file():
@@ -257,11 +264,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from .grading.validation import ModeUnavailable, guarded_grade
     from .tasks.model import Task
 
-    reference = SpecFiles.from_path(args.reference, args.cfg)
-    if reference.cfg is not None:
-        from .tla.cfg import parse_cfg
-
-        parse_cfg(reference.cfg)
+    reference = _spec_with_cfg(args.reference, args.cfg)
     if not args.output.is_file():
         raise UserError(f"{args.output}: no such output file")
     try:

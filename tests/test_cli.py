@@ -119,3 +119,11 @@ def test_an_unwritable_out_folder_is_one_line(tmp_path: Path, capsys: pytest.Cap
     assert main(["rename", str(module), "--out", str(blocker / "out")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("tla-alias: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_malformed_cfg_is_named_with_its_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    module = tmp_path / "M.tla"
+    module.write_text("---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
+    (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nBOGUS x\n")
+    assert main(["check", str(module)]) == 2
+    assert capsys.readouterr().err.strip() == f"tla-alias: {tmp_path / 'M.cfg'}: line 3: unknown keyword 'BOGUS'"
