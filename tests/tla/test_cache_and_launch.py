@@ -136,3 +136,25 @@ def test_the_heap_is_in_the_key_and_machine_faults_are_never_cached(tmp_path: Pa
     broken = TlaTools(cache_dir=tmp_path / "broken", launcher="fresh")
     first = broken.sany(spec)
     assert not first.ok and not broken.sany(spec).cached
+
+
+def test_a_repeat_after_a_dead_server_gets_only_what_is_left_of_the_limit(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_alias.tla import launcher as launch
+
+    class DyingServer:
+        alive = False
+
+        def run(self, *args: object) -> None:
+            time.sleep(0.4)
+            raise launch.ServerDied("the tool server exited")
+
+    given: list[float] = []
+    monkeypatch.setattr(launch, "run_fresh", lambda *args: given.append(args[5]) or launch.ToolRun(0, "", 0.0))
+    runner = launch.Launcher(TlaTools(cache_dir=tmp_path).toolchain, tmp_path, "fresh")
+    runner._class_dir = tmp_path  # as if the server had been built
+    monkeypatch.setattr(runner, "_take_server", lambda: DyingServer())
+    runner.run("tlc", [], tmp_path, tmp_path, 1.0)
+    assert len(given) == 1 and given[0] <= 0.65
+    runner.run("tlc", [], tmp_path, tmp_path, 0.3)  # nothing left: a timeout, no second JVM
+    assert len(given) == 1
