@@ -174,10 +174,30 @@ class TlaTools:
         return result, dot
 
 
+#: Tool output kept per run (characters): a spec that prints every state (``PrintT``) can write tens of
+#: megabytes. The start (parse and start-up messages) and the end (verdict, counterexample, state
+#: counts) are kept; the middle is replaced by one line saying how much was cut.
+MAX_OUTPUT_CHARS = 4_000_000
+KEPT_HEAD_CHARS = 1_000_000
+
+
+def cap_output(output: str, limit: int = MAX_OUTPUT_CHARS, head: int = KEPT_HEAD_CHARS) -> str:
+    """``output`` within ``limit`` characters: its first ``head`` and its last lines, cut at line ends."""
+    if len(output) <= limit:
+        return output
+    start = output[:head]
+    start = start[:start.rfind("\n") + 1] or start
+    end = output[-(limit - head):]
+    end = end[end.find("\n") + 1:] if "\n" in end else end
+    cut = len(output) - len(start) - len(end)
+    return f"{start}[ALIAS: {cut} characters of tool output cut here]\n{end}"
+
+
 def _unstaged(run: ToolRun, staged: Staged) -> ToolRun:
-    """The run with staging paths removed from its output, so messages and cache entries are stable."""
+    """The run with staging paths removed from its output (so messages and cache entries are stable)
+    and its output capped (so a chatty spec cannot fill memory or the cache)."""
     output = run.output.replace(f"{staged.workdir}{os.sep}", "").replace(f"{staged.tmpdir}{os.sep}", "")
-    return dataclasses.replace(run, output=output)
+    return dataclasses.replace(run, output=cap_output(output))
 
 
 def _failed(status: str, message: str) -> TlcResult:

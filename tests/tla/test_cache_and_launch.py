@@ -158,3 +158,15 @@ def test_a_repeat_after_a_dead_server_gets_only_what_is_left_of_the_limit(tmp_pa
     assert len(given) == 1 and given[0] <= 0.65
     runner.run("tlc", [], tmp_path, tmp_path, 0.3)  # nothing left: a timeout, no second JVM
     assert len(given) == 1
+
+
+def test_tool_output_is_capped_keeping_its_start_and_end() -> None:
+    from pytest_alias.tla.runner import cap_output
+
+    lines = [f"line {i}\n" for i in range(100_000)]
+    text = "".join(lines)
+    capped = cap_output(text, limit=50_000, head=10_000)
+    assert len(capped) <= 50_100 and capped.startswith("line 0\n") and capped.endswith("line 99999\n")
+    assert "characters of tool output cut here" in capped
+    assert all(line.startswith(("line ", "[ALIAS")) for line in capped.splitlines())  # cut at line ends
+    assert cap_output("short") == "short"
