@@ -33,6 +33,22 @@ def corpus_dir() -> Path:
     return CORPUS
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_default_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Point ``ALIAS_CACHE_DIR`` at this test session's temporary folder, so a test that grades
+    without ``tools=`` (or a pytester run without ``--alias-cache-dir``) never writes into the
+    developer's own cache folder. xdist workers share one folder, as they share ``tools``."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    previous = os.environ.get("ALIAS_CACHE_DIR")
+    os.environ["ALIAS_CACHE_DIR"] = str(root / "alias-default-cache")
+    yield
+    if previous is None:
+        os.environ.pop("ALIAS_CACHE_DIR", None)
+    else:
+        os.environ["ALIAS_CACHE_DIR"] = previous
+
+
 @pytest.fixture(scope="session")
 def tools(tmp_path_factory: pytest.TempPathFactory):
     """SANY and TLC with a run cache private to this test session (so every verdict comes from a real run).
