@@ -48,6 +48,10 @@ _VIOLATIONS = frozenset({"invariant_violation", "property_violation", "deadlock"
 MAX_ATTEMPTS_KEPT = 10
 
 
+
+class UnknownModeError(ValueError):
+    """A behavior-grade mode this build does not know (by type, so no message text is parsed)."""
+
 def _prefix(names: set[str]) -> str:
     """A prefix for generated names that no name of G or R starts with."""
     prefix = "Alias"
@@ -72,7 +76,7 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     tried (first :data:`MAX_ATTEMPTS_KEPT`) with each check's TLC status, and the winning mapping.
     """
     if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise UnknownModeError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     started = time.perf_counter()
     deadline = started + (budget if budget is not None else 4 * timeout)
     details: dict[str, Any] = {"mode": mode}

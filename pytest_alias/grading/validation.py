@@ -39,6 +39,7 @@ from ..tasks.model import Condition, Task
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.specfiles import SpecFiles, imported_modules, strip_comments
+from .behavior import UnknownModeError
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mutants import check_mutant, generate_mutants, reference_distinct
 from .result import GRADES, GradeResult
@@ -124,10 +125,8 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, 
         return _grade(grade, extraction, condition, mode, tools or default_tools(), timeout)
     except ModeUnavailable:
         raise
-    except ValueError as exc:
-        if grade == "behavior" and "mode" in str(exc):
-            raise ModeUnavailable(f"behavior mode {mode!r} is not available yet ({exc})") from None
-        return _crashed(grade, exc, started)
+    except UnknownModeError as exc:  # the caller's mode, not the output, is wrong
+        raise ModeUnavailable(f"behavior mode {mode!r} is not available yet ({exc})") from None
     except Exception as exc:  # a grader bug must still give a verdict, never end a whole run
         return _crashed(grade, exc, started)
 

@@ -110,3 +110,20 @@ def test_max_states_leaves_large_references_out_with_the_reason(tasks: dict[str,
     rows = {row.control: row for row in table.rows()}
     assert (rows["self"].n, rows["self"].passed) == (1, 1)
     assert "Left out: die-hard: the reference has 27 distinct states" in table.to_text()
+
+
+def test_a_grader_error_mentioning_a_model_is_a_failing_verdict_not_a_mode_error(monkeypatch: pytest.MonkeyPatch,
+                                                                                  tools) -> None:
+    """Errors are told apart by type: a ValueError whose text says "model" is a grader fault of this output."""
+    from pytest_alias.grading import validation
+    from pytest_alias.tasks.model import Task
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("the model module could not be read")
+
+    monkeypatch.setattr(validation, "_grade", broken)
+    task = Task("t", "d", (("M", "---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"),),
+                "INIT Init\nNEXT Next\n")
+    condition = task.original()
+    result = validation.guarded_grade(condition.module_map["M"], condition, "behavior", tools=tools)
+    assert not result.passed and result.details["stage"] == "error" and "model module" in str(result.reason)
