@@ -74,8 +74,10 @@ class BuildSummary:
             "tasks": len(self.reports),
             "verified": len(verified),
             "with_cfg": len(with_cfg),
-            "with_hidden_names": sum(1 for r in with_cfg if r.hidden),
-            "every_name_stated": sum(1 for r in with_cfg if not r.hidden),
+            # Table K.1's last two rows split the whole test set (78 + 33 = 111): a task without a cfg
+            # requires no name, so it states every one — the plugin's summary counts the same way.
+            "with_hidden_names": sum(1 for r in verified if r.hidden),
+            "every_name_stated": sum(1 for r in verified if not r.hidden),
             "hidden_names": sum(len(r.hidden) for r in with_cfg),
             "renamed_identifiers": sum(len(r.renamed.renaming.name_map) for r in verified),
         }
