@@ -44,6 +44,11 @@ class PaperReport:
     exposure_markdown: str = ""
 
 
+def _section(title: str, caption: str, header: list[str], rows: list[list[str]], data: Any = None) -> Section | None:
+    """A section, or None when the inputs gave it no row (the report leaves it out)."""
+    return Section(title, caption, header, rows, data) if rows else None
+
+
 def _interval(d: Mapping[str, Any] | None) -> str:
     if not d:
         return "–"
@@ -98,14 +103,12 @@ def disagreement_section(records: Sequence[dict[str, Any]], *, resamples: int, s
             rows.append([model, condition, str(counts["samples"]), str(counts["both"]), str(counts["behavior_only"]),
                          str(counts["behavior_only_hidden_name"]), str(counts["name_only"]),
                          _interval(bound["decrease"]) if bound and condition == "original" else ""])
-    if not rows:
-        return None
-    return Section("Grade disagreements (appendix P)",
-                   "Samples passing both grades, only the behavior grade (of which on tasks with a hidden "
-                   "name), only the name grade; upper bound: the decrease (points, 95% CI) when every "
-                   "name-only pass also counts as correct.",
-                   ["model", "condition", "samples", "both", "behavior only", "… hidden name", "name only",
-                    "upper-bound decrease"], rows, data)
+    return _section("Grade disagreements (appendix P)",
+                    "Samples passing both grades, only the behavior grade (of which on tasks with a hidden "
+                    "name), only the name grade; upper bound: the decrease (points, 95% CI) when every "
+                    "name-only pass also counts as correct.",
+                    ["model", "condition", "samples", "both", "behavior only", "… hidden name", "name only",
+                     "upper-bound decrease"], rows, data)
 
 
 def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, seed: int) -> Section | None:
@@ -126,14 +129,12 @@ def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, se
                              _interval(marked.get("decrease")), str(other["n"]), f"{other.get('original', 0):.1f}",
                              _interval(other.get("decrease")),
                              f"{found['permutation']['p_value']:.2f}" if "permutation" in found else "–"])
-    if not rows:
-        return None
-    return Section("Known algorithm names (appendix M)",
-                   "Tasks whose renamed description still names a published algorithm, protocol or problem "
-                   "(fixed list; broader adds problem words) against the others: original rate (%), decrease "
-                   "(points, 95% CI), permutation p for the difference of mean decreases.",
-                   ["model", "grade", "list", "marked n", "marked original", "marked decrease", "other n",
-                    "other original", "other decrease", "p"], rows, data)
+    return _section("Known algorithm names (appendix M)",
+                    "Tasks whose renamed description still names a published algorithm, protocol or problem "
+                    "(fixed list; broader adds problem words) against the others: original rate (%), decrease "
+                    "(points, 95% CI), permutation p for the difference of mean decreases.",
+                    ["model", "grade", "list", "marked n", "marked original", "marked decrease", "other n",
+                     "other original", "other decrease", "p"], rows, data)
 
 
 def continuation_section(rows: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]], *, resamples: int,
@@ -152,14 +153,12 @@ def continuation_section(rows: Sequence[dict[str, Any]], records: Sequence[dict[
                           f"{rho['rho']:.2f} (p={rho['p_value']:.2f}, n={found['n']})",
                           f"{found['long_decrease']:.1f} / {found['other_decrease']:.1f}" if versus else "–",
                           f"{versus['p_value']:.2f}" if versus else "–"])
-    if not table:
-        return None
-    return Section("File continuation (appendix L)",
-                   "Files continued with a shared run of at least 50 tokens; Spearman of (original − renamed "
-                   "run) with each task's decrease (permutation p); mean decrease (points) of long-run vs "
-                   "other tasks and the permutation p of their difference.",
-                   ["continuation model", "long runs", "records, grade", "Spearman", "decrease long / other", "p"],
-                   table, data)
+    return _section("File continuation (appendix L)",
+                    "Files continued with a shared run of at least 50 tokens; Spearman of (original − renamed "
+                    "run) with each task's decrease (permutation p); mean decrease (points) of long-run vs "
+                    "other tasks and the permutation p of their difference.",
+                    ["continuation model", "long runs", "records, grade", "Spearman", "decrease long / other", "p"],
+                    table, data)
 
 
 def similarity_section(summary: Mapping[str, Any]) -> Section | None:
@@ -168,11 +167,9 @@ def similarity_section(summary: Mapping[str, Any]) -> Section | None:
     for model, entry in summary["models"].items():
         for condition, values in entry.get("similarity", {}).items():
             rows.append([model, condition, f"{values['bleu4']:.1f}", f"{values['rouge_l']:.1f}"])
-    if not rows:
-        return None
-    return Section("Text similarity (Table V.1)", "BLEU-4 and ROUGE-L (0–100) of each output against the "
-                   "reference of its condition, averaged over samples, then tasks.",
-                   ["model", "condition", "BLEU-4", "ROUGE-L"], rows)
+    return _section("Text similarity (Table V.1)", "BLEU-4 and ROUGE-L (0–100) of each output against the "
+                    "reference of its condition, averaged over samples, then tasks.",
+                    ["model", "condition", "BLEU-4", "ROUGE-L"], rows)
 
 
 def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
