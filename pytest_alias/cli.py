@@ -421,16 +421,12 @@ def _user_errors() -> tuple[type[Exception], ...]:
     """Exceptions that mean bad input: reported as one sentence, never as a traceback."""
     from .cir.build import BuildError
 
-    from .cli_exposure import ExposureUserError
-    from .cli_controls import ControlsUserError
-    from .cli_report import ReportUserError
     from .exposure.analysis import ExposureError
     from .exposure.finetune import FinetuneError
     from .exposure.split import SplitError
 
     errors: tuple[type[Exception], ...] = (UserError, SpecError, CfgError, ToolchainError, BuildError,
-                                           ExposureUserError, ExposureError, FinetuneError, SplitError,
-                                           ReportUserError, ControlsUserError)
+                                           ExposureError, FinetuneError, SplitError)
     try:
         from .tasks.suites import SuiteError
 

@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .cli import UserError  # one error type for every command: one sentence, exit code 2
 
-class ControlsUserError(Exception):
-    """Bad input to a control command: one sentence, exit code 2."""
 
 
 def _settings(args: argparse.Namespace, kinds: tuple[str, ...] = ("original",)) -> Any:
@@ -20,14 +19,14 @@ def _settings(args: argparse.Namespace, kinds: tuple[str, ...] = ("original",)) 
         return Settings.from_options({**defaults(), "suite": args.suite, "conditions": kinds,
                                       "cache_dir": getattr(args, "cache_dir", None), "model": (args.model,)})
     except ValueError as exc:
-        raise ControlsUserError(str(exc)) from None
+        raise UserError(str(exc)) from None
 
 
 def _model(settings: Any, spec: str) -> Any:
     try:
         return settings.model(spec)
     except ValueError as exc:
-        raise ControlsUserError(str(exc)) from None
+        raise UserError(str(exc)) from None
 
 
 def cmd_propose_names(args: argparse.Namespace) -> int:
@@ -54,7 +53,7 @@ def cmd_propose_names(args: argparse.Namespace) -> int:
 def cmd_continuation(args: argparse.Namespace) -> int:
     """File continuation on each reference and its renamed copy."""
     from .controls.continuation import ContinuationItem, origin, run_continuation
-    from .exposure.likelihood import write_jsonl
+    from .report.files import write_jsonl
     from .progress import Progress
 
     settings = _settings(args, ("original", "random"))

@@ -10,9 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .cli import UserError  # one error type for every command: one sentence, exit code 2
 
-class ExposureUserError(Exception):
-    """Bad input to an exposure command: one sentence, exit code 2."""
 
 
 def _live(args: argparse.Namespace) -> bool:
@@ -50,7 +49,7 @@ def cmd_finetune(args: argparse.Namespace) -> int:
         result = finetune(args.base, args.split, args.half, args.arm, args.out, settings=settings,
                           suite=args.suite, pool_suite=args.pool_suite, live=_live(args))
     except (ValueError, ImportError, OSError) as exc:
-        raise ExposureUserError(str(exc)) from None
+        raise UserError(str(exc)) from None
     if result.already_done:
         print(f"{args.out}: already trained with these settings and data ({result.steps} steps); nothing to do")
     else:
@@ -71,7 +70,7 @@ def cmd_likelihood(args: argparse.Namespace) -> int:
                              batch_size=args.batch_size, cache_dir=getattr(args, "cache_dir", None),
                              meaningful_maps=args.meaningful_maps, live=_live(args))
     except (ValueError, ImportError, OSError) as exc:
-        raise ExposureUserError(str(exc)) from None
+        raise UserError(str(exc)) from None
     means = [row["mean"] for row in run.rows if row["mean"] is not None]
     average = f", mean log-likelihood {sum(means) / len(means):.3f}" if means else ""
     print(f"scored {len(run.rows)} references{average} → {args.out}"

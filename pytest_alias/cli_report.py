@@ -7,16 +7,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .cli import UserError  # one error type for every command: one sentence, exit code 2
 
-class ReportUserError(Exception):
-    """Unreadable or unsuitable input files: one sentence, exit code 2."""
 
 
 def _read_json(path: Path, what: str) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ReportUserError(f"{path}: not a readable {what} ({exc})") from None
+        raise UserError(f"{path}: not a readable {what} ({exc})") from None
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -35,7 +34,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         continuation_rows += [row for row in rows if row.get("format") == CONTINUATION_FORMAT]
         records += [row for row in rows if not is_likelihood_row(row) and "grades" in row]
     if not records and not exposure_rows and not continuation_rows:
-        raise ReportUserError("no records in the given files (save them with --alias-report run.json)")
+        raise UserError("no records in the given files (save them with --alias-report run.json)")
     validation = _read_json(args.validation, "validate-grader --json file") if args.validation else None
     split = None
     if args.split:
@@ -47,7 +46,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                                     continuation_rows=continuation_rows,
                                     resamples=args.resamples, seed=args.seed)
     except ValueError as exc:
-        raise ReportUserError(str(exc)) from None
+        raise UserError(str(exc)) from None
     written = write_paper_report(report, records, args.out)
     print(render_markdown_report(report), end="")
     print(f"wrote {', '.join(str(p) for p in written)}")

@@ -13,6 +13,7 @@ with the same settings and data continues from it, and it is removed when traini
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -110,8 +111,6 @@ def schedule(settings: FinetuneSettings, total_steps: int) -> Callable[[int], fl
 
 
 def _fingerprint(settings: FinetuneSettings, digest: str, base: str, info: dict[str, Any]) -> str:
-    import hashlib
-
     document = json.dumps([settings.to_dict(), digest, base, info], sort_keys=True)
     return hashlib.sha256(document.encode()).hexdigest()[:16]
 

@@ -16,7 +16,6 @@ renaming would change). A token overlaps an identifier when they share a charact
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -112,13 +111,6 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 6)
 
 
-def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
-    """Write ``rows`` as JSON lines, atomically."""
-    from ..report.files import atomic_write
-
-    atomic_write(path, lambda handle: handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-
-
 @dataclass(frozen=True)
 class LikelihoodRun:
     """What ``run_likelihood`` wrote: the rows and the skipped ``(task, condition, reason)``."""
@@ -159,5 +151,7 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
     items, skipped = scoring_items(prepared, kinds)
     with Progress(f"scoring references ({spec})", len(items), unit="reference", live=live) as progress:
         rows = score_items(model, items, spec=spec, batch_size=batch_size, progress=progress)
+    from ..report.files import write_jsonl
+
     write_jsonl(Path(out), rows)
     return LikelihoodRun(rows, skipped)

@@ -136,6 +136,11 @@ def _plots(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[tup
     return images
 
 
+def write_jsonl(path: Path, rows: Any) -> None:
+    """Write ``rows`` (dicts) as JSON lines, atomically."""
+    atomic_write(path, lambda handle: handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+
+
 HTML_STYLE = ("body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;margin:1em 0}"
               "td,th{border:1px solid #bbb;padding:3px 8px;text-align:left}"
               "caption{caption-side:top;text-align:left;color:#444;padding:4px 0}")
