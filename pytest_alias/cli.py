@@ -200,9 +200,11 @@ def cmd_build(args: argparse.Namespace) -> int:
     for report in summary.reports:
         cache.store(report.task, report.renamed, seed=args.seed)
     counts = summary.counts()
-    print(f"{counts['verified']}/{counts['tasks']} tasks verified after CIR; "
-          f"{counts['with_hidden_names']} with hidden names, {counts['every_name_stated']} with every name stated")
-    print(f"wrote {args.out}/summary.json and summary.md")
+    print(f"{counts['verified']}/{counts['tasks']} tasks verified after CIR (the test set); "
+          f"{counts['with_cfg']} with a TLC configuration, {counts['no_fixtures_or_random_values']} of them "
+          f"without test fixtures or random values; {counts['with_hidden_names']} with hidden names, "
+          f"{counts['every_name_stated']} with every name stated")
+    print(f"wrote {args.out}/summary.json, summary.md, test_ids.json and eligible_ids.json")
     return 0
 
 

@@ -2,7 +2,7 @@
 
 Layout of the output folder::
 
-    OUT/summary.json, OUT/summary.md
+    OUT/summary.json, OUT/summary.md, OUT/test_ids.json, OUT/eligible_ids.json (for ?ids=)
     OUT/tasks/<task id>/<condition>/{<Module>.tla…, <Main>.cfg, description.md, map.json, condition.json}
 
 Everything is written into a temporary sibling folder and moved into place at the end, so a failed
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..tasks.model import Condition, Task
+from ..tasks.selection import behavior_exclusion
 from ..tla.runner import TlaTools, default_tools
 from .analysis import HiddenName, hidden_names, kind_table, similarity
 from .conditions import RenamedCondition, random_condition
@@ -74,6 +75,8 @@ class BuildSummary:
             "tasks": len(self.reports),
             "verified": len(verified),
             "with_cfg": len(with_cfg),
+            # Appendix K's 102: the tasks the behavior grade is validated on.
+            "no_fixtures_or_random_values": sum(1 for r in with_cfg if behavior_exclusion(r.task) is None),
             # Table K.1's last two rows split the whole test set (78 + 33 = 111): a task without a cfg
             # requires no name, so it states every one — the plugin's summary counts the same way.
             "with_hidden_names": sum(1 for r in verified if r.hidden),
@@ -111,6 +114,7 @@ class BuildSummary:
             f"| Tasks | {counts['tasks']} |",
             f"| Pass SANY and TLC after CIR (test set) | {counts['verified']} |",
             f"| With a TLC configuration | {counts['with_cfg']} |",
+            f"| No test fixtures or random values | {counts['no_fixtures_or_random_values']} |",
             f"| With a hidden required name | {counts['with_hidden_names']} |",
             f"| With every required name stated | {counts['every_name_stated']} |",
             "", "## Identifier kinds", "", self.kinds().render(), "",
@@ -191,6 +195,12 @@ def build_test_set(tasks: list[Task], out: Path, *, seed: int = 0, workers: int 
             write_condition(base / "random", report.renamed.condition, report.to_dict())
         (staging / "summary.json").write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")
         (staging / "summary.md").write_text(summary.to_markdown(), encoding="utf-8")
+        # Id files a suite string reads back with ?ids= (the test set, and the tasks the grader is validated on).
+        verified = [r for r in reports if r.verified]
+        id_sets = {"test": [r.task.id for r in verified],
+                   "eligible": [r.task.id for r in verified if behavior_exclusion(r.task) is None]}
+        for name, ids in id_sets.items():
+            (staging / f"{name}_ids.json").write_text(json.dumps(ids) + "\n", encoding="utf-8")
         publish(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

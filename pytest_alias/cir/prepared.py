@@ -90,3 +90,34 @@ def _machine_dependent(reason: str) -> bool:
     """A verification that failed on a time limit or a JVM fault may pass elsewhere: never cache it."""
     lowered = reason.lower()
     return any(word in lowered for word in ("timeout", "time limit", "timed out", "crash", "heap", "memory"))
+
+
+def verify_renamed(tasks: list[Task], seed: int, *, tools: Any = None, live: bool | None = None) -> dict[str, str | None]:
+    """Why each task's random renaming with ``seed`` fails SANY/TLC re-verification (None: verified).
+
+    Reads the condition cache a run or ``tla-alias build`` filled and builds (and stores) only what
+    it lacks, with a progress line once something has to be built.
+    """
+    import sys
+
+    from ..progress import Progress
+    from ..tla.runner import default_tools
+
+    own = tools or default_tools()
+    cache = ConditionCache(own.cache_dir, own.toolchain.jar.sha256)
+    failures: dict[str, str | None] = {}
+    progress: Progress | None = None
+    try:
+        for done, task in enumerate(tasks, start=1):
+            [(_, reason)] = cache.prepare(task, ["random"], seed=seed, meaningful_maps=None, tools=lambda: own)
+            failures[task.id] = reason
+            if progress is None and cache.built:
+                progress = Progress("verifying renamed copies", len(tasks), unit="task",
+                                    live=sys.stderr.isatty() if live is None else live)
+                progress.update(done - 1)
+            if progress is not None:
+                progress.update(1, built=cache.built)
+    finally:
+        if progress is not None:
+            progress.close()
+    return failures

@@ -9,7 +9,8 @@ lacks) and ``ValueError`` for an unknown grade reach the caller, since those are
 :func:`validate_grader` builds Table J.1 for a list of tasks, in parallel over tasks (threads; the
 TLC runs themselves are JVMs). Rows and what they count:
 
-* ``self``: each eligible task (one with a cfg) grades its reference against itself (should pass);
+* ``self``: each eligible task (one with a cfg, no random values, not a test fixture of the TLA+ tools;
+  appendix K's 102) grades its reference against itself (should pass);
 * ``operator_renamed``: a copy of the reference with the main module's operators renamed to random
   names of the same width, the cfg renamed accordingly, graded against the original reference
   (should pass). It counts only when it passes strict SANY and TLC; operators the cfg names through
@@ -36,6 +37,7 @@ from ..cir.conditions import random_condition
 from ..cir.names import random_names
 from ..cir.rename import apply_renaming, collect_identifiers
 from ..tasks.model import Condition, Task
+from ..tasks.selection import behavior_exclusion
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.specfiles import SpecFiles, imported_modules, strip_comments
@@ -264,8 +266,9 @@ def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "pap
     own = _sibling(tools or default_tools())
     notes: dict[str, Any] = {}
     cases: list[ControlCase] = []
-    if task.cfg is None:
-        return TaskValidation(task.id, False, (), {"eligible": "task has no TLC configuration"})
+    excluded = behavior_exclusion(task)  # no cfg, random values, or a fixture of the TLA+ tools
+    if excluded is not None:
+        return TaskValidation(task.id, False, (), {"eligible": excluded})
     try:
         if max_states is not None:
             distinct = reference_distinct(task.module_map, task.main, task.cfg, own, timeout)

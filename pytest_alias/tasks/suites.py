@@ -9,8 +9,11 @@ A suite is named by one string (what ``tla-alias tasks SUITE`` and the plugin ta
   ``PATH`` may also be one spec folder of such a clone (``…/specifications/CoffeeCan``).
 * ``tlabench:PATH``: a clone of the TLA+-Bench release; one task per ``specs/gold/{id}_*.tla``.
 
-Two optional suffixes refine a suite (in either order):
+Optional suffixes refine a suite (in any order):
 
+* ``#SET`` keeps one of the paper's TLA+-Bench task sets (``gold``, ``system``, ``test``, ``train``,
+  ``eligible``; see :mod:`.selection`); ``?set=SET`` says the same and ``?seed=N`` sets the renaming
+  seed ``test`` verifies with (0 by default, the plugin's default ``--alias-seed``).
 * ``#KIND`` chooses the TLA+-Bench description kind (``declarative_gpt`` by default,
   ``declarative_claude``, ``intent_gpt``, ``intent_claude``); ``?kind=KIND`` says the same.
 * ``?ids=X`` keeps only the listed task ids.  ``X`` is a JSON file holding a list of ids (read
@@ -42,6 +45,7 @@ from .folders import load_task_folder, load_task_folders
 from .model import Task
 from .suite_common import Skipped, SuiteError, read_text
 from .tla_text import module_header_comment
+from .selection import SELECTIONS, select
 from .tlabench import DEFAULT_DESCRIPTION_KIND, DESCRIPTION_KINDS, load_tlabench, tlabench_id
 
 __all__ = [
@@ -86,6 +90,8 @@ class _SuiteSpec:
     path: Path | None
     kind: str | None = None
     ids: str | None = None  # the raw ``?ids=`` value
+    selection: str | None = None  # a task set of :mod:`.selection` (``#test``)
+    seed: int = 0  # the renaming seed ``#test`` verifies with
 
 
 # --------------------------------------------------------------------------- public entry points
@@ -104,6 +110,8 @@ def load_suite_report(spec: str = "builtin", *, description_kind: str | None = N
     kind = description_kind or parsed.kind
     if kind is not None and parsed.scheme != "tlabench":
         raise SuiteError(f"{spec}: a description kind applies only to tlabench: suites")
+    if parsed.selection is not None and parsed.scheme != "tlabench":
+        raise SuiteError(f"{spec}: a task set (#{parsed.selection}) applies only to tlabench: suites")
     wanted = _wanted_ids(ids if ids is not None else parsed.ids, parsed.path)
     if parsed.scheme == "tlabench":
         wanted = None if wanted is None else [tlabench_id(i) for i in wanted]
@@ -119,6 +127,8 @@ def load_suite_report(spec: str = "builtin", *, description_kind: str | None = N
     else:
         assert parsed.path is not None
         tasks = load_tlabench(parsed.path, kind or DEFAULT_DESCRIPTION_KIND, wanted, skipped)
+        if parsed.selection is not None:
+            tasks = select(tasks, parsed.selection, skipped, seed=parsed.seed)
     _check_unique(tasks)
     if wanted is not None:
         tasks, skipped = _restrict(tasks, skipped, wanted, spec)
@@ -147,31 +157,35 @@ def _parse_spec(spec: str) -> _SuiteSpec:
                              f"{', '.join(s + ':PATH' if s != 'builtin' else s for s in SUITE_SCHEMES)} or a folder path")
         if scheme == "builtin":
             raise SuiteError(f"{spec!r}: the builtin suite takes no path; write just 'builtin'")
-        path_text, kind, ids = _split_suffixes(rest, spec)
-        if not path_text:
-            raise SuiteError(f"{spec!r}: {scheme}: needs a path, as in {scheme}:PATH")
-        path = Path(path_text).expanduser()
-        if not path.is_dir():
-            raise SuiteError(f"{path}: no such folder (from suite {spec!r})")
-        return _SuiteSpec(scheme, path, kind, ids)
-    path_text, kind, ids = _split_suffixes(text, spec) if not Path(text).exists() else (text, None, None)
-    path = Path(path_text).expanduser()
+        parsed = _split_suffixes(rest, spec, scheme)
+        if parsed.path is None or not parsed.path.is_dir():
+            raise SuiteError(f"{parsed.path}: no such folder (from suite {spec!r})")
+        return parsed
+    parsed = _split_suffixes(text, spec, "folder") if not Path(text).exists() else _SuiteSpec("folder", Path(text))
+    path = parsed.path or Path(text)
     if not path.exists():
         raise SuiteError(f"{path}: no such folder; a suite is builtin, a task folder, examples:PATH or tlabench:PATH")
     if not path.is_dir():
         raise SuiteError(f"{path}: not a folder; a suite is builtin, a task folder, examples:PATH or tlabench:PATH")
-    return _SuiteSpec("folder", path, kind, ids)
+    return parsed
 
 
-def _split_suffixes(rest: str, spec: str) -> tuple[str, str | None, str | None]:
-    """Split ``PATH[#KIND][?key=value&...]`` (suffixes in either order)."""
+def _split_suffixes(rest: str, spec: str, scheme: str) -> _SuiteSpec:
+    """Split ``PATH[#KIND][#SET][?key=value&...]`` (suffixes in any order)."""
     cut = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
     path, tail = rest[:cut], rest[cut:]
+    if not path.strip():
+        raise SuiteError(f"{spec!r}: {scheme}: needs a path, as in {scheme}:PATH")
     kind: str | None = None
+    selection: str | None = None
     ids: str | None = None
+    seed = 0
     for part in re.findall(r"[?#][^?#]*", tail):
         if part.startswith("#"):
-            kind = part[1:] or None
+            if part[1:] in SELECTIONS:
+                selection = part[1:]
+            else:
+                kind = part[1:] or None
             continue
         for pair in filter(None, part[1:].split("&")):
             key, _, value = pair.partition("=")
@@ -179,9 +193,16 @@ def _split_suffixes(rest: str, spec: str) -> tuple[str, str | None, str | None]:
                 ids = value
             elif key == "kind":
                 kind = value or None
+            elif key == "set":
+                selection = value or None
+            elif key == "seed" and value.isdigit():
+                seed = int(value)
             else:
-                raise SuiteError(f"{spec!r}: unknown suite option {key!r}; use ?ids=FILE_OR_LIST or #KIND")
-    return path, kind, ids
+                raise SuiteError(f"{spec!r}: unknown or bad suite option {pair!r}; "
+                                 "use ?ids=FILE_OR_LIST, ?seed=N, #KIND or #SET")
+    if selection is not None and selection not in SELECTIONS:
+        raise SuiteError(f"{spec!r}: unknown task set {selection!r}; use one of {', '.join(SELECTIONS)}")
+    return _SuiteSpec(scheme, Path(path).expanduser(), kind, ids, selection, seed)
 
 
 def _wanted_ids(ids: Iterable[str | int] | str | Path | None, root: Path | None) -> list[str] | None:

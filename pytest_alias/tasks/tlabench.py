@@ -145,6 +145,8 @@ def _tlabench_task(root: Path, spec_id: str, paths: list[Path], row: Mapping[str
         "tier": row.get("tier"),
         "category": row.get("category"),
         "complexity": row.get("complexity"),
+        "source_repo": repo,
+        "source_path": source_path,
         "source_repo_url": row.get("source_repo_url"),
         "spec_sha256": row.get("spec_sha256"),
         "module_files": tuple(sorted(origin.items())),

@@ -73,6 +73,19 @@ def test_task_without_cfg_is_not_eligible(tools) -> None:
     assert table.rows()[0].n == 0 and not table.tasks[0].eligible and table.launches() == {}
 
 
+def test_random_values_and_tool_fixtures_are_not_eligible(tools) -> None:
+    """Appendix K's 110 -> 102: TLC results must repeat, and fixtures of the tools describe no system."""
+    body = "EXTENDS TLC\nVARIABLE x\nInit == x = RandomElement({0, 1})\nNext == x' = x\n"
+    dice = Task("dice", "", {"Dice": f"---- MODULE Dice ----\n{body}====\n"}, cfg="INIT Init\nNEXT Next\n")
+    fixture = Task("fix", "", {"Fix": "---- MODULE Fix ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"},
+                   cfg="INIT Init\nNEXT Next\n", source="tlaplus/tlaplus:tlatools/test-model/Fix.tla")
+    table = validate_grader([dice, fixture], tools=tools, workers=1)
+    assert table.rows()[0].n == 0 and table.launches() == {}
+    notes = {task.task_id: task.notes["eligible"] for task in table.tasks}
+    assert "uses random values (RandomElement)" in notes["dice"]
+    assert notes["fix"] == "a test fixture of the TLA+ tools (tlaplus/tlaplus, folder test-model)"
+
+
 def test_unknown_mode_is_reported_before_any_work(tasks: dict[str, Task], tools) -> None:
     with pytest.raises(ModeUnavailable):
         validate_grader([tasks["hour-clock"]], tools=tools, mode="no-such-mode")
