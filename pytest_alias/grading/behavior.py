@@ -29,6 +29,7 @@ from ..tla.cfg import Cfg, CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
+from .bindings import Bindings, reference_bindings
 from .extended import (ExtendedInputs, extended_search, fallback_reason, on_data_variables, output_graph,
                        reference_graph)
 from .labels import label_variables
@@ -51,6 +52,14 @@ MAX_ATTEMPTS_KEPT = 10
 
 class UnknownModeError(ValueError):
     """A behavior-grade mode this build does not know (by type, so no message text is parsed)."""
+
+def add_leniency(details: dict[str, Any], kind: str, note: str) -> None:
+    """Record that one of paper mode's known leniencies (or caps) may have decided a verdict."""
+    details.setdefault("leniency", [])
+    if kind not in details["leniency"]:
+        details["leniency"].append(kind)
+        details.setdefault("leniency_notes", []).append(note)
+
 
 def _prefix(names: set[str]) -> str:
     """A prefix for generated names that no name of G or R starts with."""
@@ -123,8 +132,11 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     labels = label_variables(condition.module_map, condition.main)
     if labels:
         details["control_labels"] = list(labels)
+    bindings = reference_bindings(tools, condition, ref_cfg, ref_decl, timeout)
+    if bindings.values or bindings.skipped:
+        details["bindings"] = {"values": dict(bindings.values), "skipped": dict(bindings.skipped)}
     inputs = ExtendedInputs(condition, staging.spec, staged, gen_module, formula, ref_module, ref_decl, gen_decl,
-                            ref_cfg, prefix, labels)
+                            ref_cfg, prefix, labels, bindings)
     if mode == "extended":
         free = unconstrained_variables(staging.spec.modules, gen_main, formula, gen_decl.variables)
         if free:
@@ -146,7 +158,7 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     if mappings:
         details["mappings_available"] = len(mappings)
         result = _search(tools, staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mappings, prefix,
-                         timeout, deadline, details, verdict)
+                         timeout, deadline, details, verdict, fairness=mode == "extended", bindings=bindings)
     else:
         result = verdict(False, why_none or "no mapping to try")
     if result.passed or not labels:
@@ -172,8 +184,13 @@ def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, t
 def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFormula, ref_module: str,
             ref_decl: Declared, ref_cfg: Cfg, mappings: list[NameMapping], prefix: str, timeout: float,
             deadline: float, details: dict[str, Any],
-            verdict: Callable[[bool, str | None], GradeResult]) -> GradeResult:
-    """Try each mapping in turn: forward, then reverse; pass at the first mapping where both pass."""
+            verdict: Callable[[bool, str | None], GradeResult], *, fairness: bool = False,
+            bindings: Bindings | None = None) -> GradeResult:
+    """Try each mapping in turn: forward, then reverse; pass at the first mapping where both pass.
+
+    ``fairness`` (extended mode) has the reverse check test G's fairness too; without it (the paper's
+    procedure) a pass of an output with fairness says, in ``details["leniency"]``, that it went unchecked.
+    """
     attempts: list[dict[str, Any]] = []
     details.update(stage="tlc", attempts=attempts)
     first_failure: str | None = None
@@ -192,9 +209,10 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
             attempts.append(attempt)
         failure: str | None = None
         for direction in ("forward", "reverse"):
-            check = (forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix)
+            check = (forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix, bindings=bindings)
                      if direction == "forward" else
-                     reverse_check(staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mapping, prefix))
+                     reverse_check(staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
+                                   fairness=fairness))
             result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
             attempt[direction] = result.status
             if why is not None:
@@ -203,6 +221,9 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
                 break
         if failure is None:
             details.update(mappings_tried=tried, mapping=mapping.to_dict())
+            if formula.fair and not fairness:
+                add_leniency(details, "fairness", f"the output's fairness in {formula.name} was not checked "
+                                                  "(the paper's reverse check tests its safety formula only)")
             return verdict(True, None)
         first_failure = first_failure or failure
         if attempt.get("forward") == "ok":

@@ -31,11 +31,13 @@ from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
 from ..tla.syntax import parse_module
 from .bind import CfgBinding
+from .bindings import Bindings, bound_cfg, model_strings
 from .encoding import describe, forward_expression, reverse_expression
 from .graphmatch import GraphMatch, atoms, match_graphs, value_shape
 from .labels import data_mappings, trace_equivalent
 from .mapping import Declared, NameMapping, ranked_bijections
-from .refinement import Check, SpecFormula, explain_check, forward_check, gen_constants_cfg, reverse_check
+from .refinement import (Check, SpecFormula, explain_check, forward_check, gen_constants_cfg, reverse_check,
+                         scoped_overrides)
 from .result import GradeResult
 from .tlc_reason import tlc_reason
 
@@ -72,6 +74,7 @@ class ExtendedInputs:
     ref_cfg: Cfg
     prefix: str
     labels: tuple[str, ...] = ()  # R's control-label variables (appendix I)
+    bindings: Bindings = Bindings()  # values R's cfg binds through R's definitions (``Node <- N1``)
 
 
 def fallback_reason(ref_cfg: Cfg) -> str | None:
@@ -174,6 +177,12 @@ def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: 
     ref_data = [v for v in inputs.ref_decl.variables if v not in inputs.labels]
     tried: list[dict[str, Any]] = []
     details["data_variables"] = {"labels": list(inputs.labels), "tried": tried}
+    if not ref_data:
+        # Projected on no variable, every behavior is the same: a comparison that cannot fail proves nothing.
+        details["data_variables"]["inconclusive"] = "the reference has no data variables"
+        return False, (f"{failure}; the data-variable comparison is inconclusive: the reference's only variables "
+                       f"are control labels ({', '.join(inputs.labels)}), so nothing is left to compare "
+                       "(grader's limit, not a verdict on the output's behavior)")
     first: str | None = None
     for choice in data_mappings(ref_graph, gen_graph, ref_data):
         outcome = trace_equivalent(ref_graph, gen_graph, ref_data, choice)
@@ -191,10 +200,19 @@ def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: 
 def _gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ...],
                     derived: tuple[str, ...]) -> SpecFiles:
     formula = inputs.formula
-    cfg = gen_constants_cfg(inputs.ref_cfg, NameMapping((), constants), derived)
+    cfg = gen_constants_cfg(bound_cfg(inputs.ref_cfg, inputs.bindings, inputs.prefix), NameMapping((), constants),
+                            derived)
     cfg = cfg.with_specification(formula.name) if formula.name is not None else cfg.with_init_next(formula.init,
                                                                                                     formula.next)
-    return SpecFiles(inputs.gen_spec.main, dict(inputs.gen_spec.modules), render_cfg(cfg))
+    main, modules = inputs.gen_spec.main, dict(inputs.gen_spec.modules)
+    cfg = scoped_overrides(cfg, modules, tuple(g for _, g in constants), top=main)
+    if inputs.bindings.values:  # the bound values live in a wrapper that adds no variable
+        extends = main + (", TLC" if inputs.bindings.needs_tlc else "")
+        wrapper = f"{inputs.prefix}Dump_{main}"
+        modules[wrapper] = (f"---- MODULE {wrapper} ----\nEXTENDS {extends}\n"
+                            + "\n".join(inputs.bindings.definitions(inputs.prefix)) + "\n====\n")
+        main = wrapper
+    return SpecFiles(main, modules, render_cfg(cfg))
 
 
 def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[str, str], ...],
@@ -216,9 +234,10 @@ def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[st
         forward_subs[c] = c  # G's definition of the same name stands for R's constant
     mapping = NameMapping(match.variables, constants)
     forward = forward_check(inputs.staged, inputs.formula, inputs.ref_module, inputs.ref_decl, inputs.ref_cfg,
-                            mapping, inputs.prefix, substitutions=forward_subs, derived=derived)
+                            mapping, inputs.prefix, substitutions=forward_subs, derived=derived,
+                            bindings=inputs.bindings)
     reverse = reverse_check(inputs.staged, inputs.gen_module, inputs.formula, inputs.ref_module, inputs.ref_decl,
-                            inputs.ref_cfg, mapping, inputs.prefix, substitutions=reverse_subs)
+                            inputs.ref_cfg, mapping, inputs.prefix, substitutions=reverse_subs, fairness=True)
     return forward, reverse
 
 
@@ -285,7 +304,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
             continue
         details["graphs"]["output"] = _sizes(gen_graph)
         first_graph = first_graph or (constants, gen_graph)
-        outcome = match_graphs(ref_graph, gen_graph)
+        outcome = match_graphs(ref_graph, gen_graph, fixed=model_strings(inputs.ref_cfg, inputs.bindings))
         attempt["graph_candidates"] = outcome.candidates
         matched = matched or bool(outcome.matches)
         if not outcome.matches:

@@ -215,8 +215,14 @@ def _string_maps(gen: VarView, ref: VarView, limit: int) -> Iterator[dict[Value,
     yield from extend(0, set(), {})
 
 
-def encodings(ref: VarView, gen: VarView, limit: int = MAX_ENCODINGS_PER_PAIR) -> list[Encoding]:
-    """Encodings under which ``gen``'s projected graph is ``ref``'s, identity first."""
+def encodings(ref: VarView, gen: VarView, limit: int = MAX_ENCODINGS_PER_PAIR,
+              fixed: frozenset[Value] = frozenset()) -> list[Encoding]:
+    """Encodings under which ``gen``'s projected graph is ``ref``'s, identity first.
+
+    Atoms in ``fixed`` (the strings of the model's constant values, which the cfg gives both specs)
+    stand for themselves: an output that starts from node "b" where the reference starts from "a"
+    differs, whatever permutation of node names would make the graphs alike.
+    """
     found: list[Encoding] = []
     gen_atoms = {a for v in gen.counts for a in atoms(v)}
     ref_atoms = {a for v in ref.counts for a in atoms(v)}
@@ -226,6 +232,8 @@ def encodings(ref: VarView, gen: VarView, limit: int = MAX_ENCODINGS_PER_PAIR) -
             tried += 1
             if tried > limit:
                 return found
+            if any(k != v and (k in fixed or v in fixed) for k, v in str_map.items()):
+                continue
             atom_map = {**bool_map, **str_map}
             table = {v: translate(v, atom_map) for v in gen.counts}
             if _projects_onto(table, gen, ref):
@@ -309,8 +317,9 @@ def _joint_ok(ref: _Keyed, gen: StateGraph, choice: Sequence[Encoding]) -> bool:
 
 
 def match_graphs(ref: StateGraph, gen: StateGraph, *, max_matches: int = 2,
-                 max_candidates: int = MAX_JOINT_CANDIDATES) -> MatchOutcome:
-    """Variable mappings with encodings under which ``gen`` is ``ref`` up to stuttering.
+                 max_candidates: int = MAX_JOINT_CANDIDATES, fixed: frozenset[Value] = frozenset()) -> MatchOutcome:
+    """Variable mappings with encodings under which ``gen`` is ``ref`` up to stuttering; strings in
+    ``fixed`` are never renamed (see :func:`encodings`).
 
     Returns at most ``max_matches`` matches, those with the fewest non-identity encodings and the
     most identical names first; with none, ``why`` says what differs.
@@ -328,7 +337,7 @@ def match_graphs(ref: StateGraph, gen: StateGraph, *, max_matches: int = 2,
         rv = ref_views[r]
         profile = rv.profile()
         pair_options = [enc for g, gv in gen_views.items() if gv.profile() == profile
-                        for enc in encodings(rv, gv)]
+                        for enc in encodings(rv, gv, fixed=fixed)]
         if not pair_options:
             same_profile = [g for g, gv in gen_views.items() if gv.profile() == profile]
             if same_profile:

@@ -27,6 +27,7 @@ from ..tla.graph import StateGraph
 from ..tla.specfiles import strip_comments
 from ..tla.syntax import parse_module
 from ..tla.values import Value, format_value
+from .mapping import extended_syntaxes
 
 #: Pairs of macro-states the equivalence check explores before it gives up (inconclusive: fail).
 MAX_PAIRS = 200_000
@@ -37,24 +38,25 @@ _STRING_LITERAL = r'"(\w+)"'
 
 
 def label_variables(modules: Mapping[str, str], main: str) -> tuple[str, ...]:
-    """The control-label variables of ``main``: in a module holding a PlusCal algorithm, each
+    """The control-label variables ``main`` sees: in ``main`` or a staged module it EXTENDS that
+    holds a PlusCal algorithm (an MC module extending the algorithm's module is common), each
     variable that the translation compares with or sets to a label name (or "Done").
 
     A variable renamed by CIR is still found: the test is on how it is used, not on its name.
     """
-    text = modules.get(main, "")
-    syntax = parse_module(text, main)
-    if syntax.pluscal is None:
+    syntaxes = extended_syntaxes(modules, main)
+    with_pluscal = [syntax for syntax in syntaxes if syntax.pluscal is not None]
+    if not with_pluscal:
         return ()
-    labels = {label.name for label in syntax.pluscal.labels} | {"Done"}
-    code = strip_comments(text)
+    labels = {label.name for syntax in with_pluscal for label in syntax.pluscal.labels} | {"Done"}  # type: ignore[union-attr]
+    code = "\n".join(strip_comments(syntax.source.decode("utf-8", "replace")) for syntax in with_pluscal)
     found: list[str] = []
-    for variable in syntax.variables:
+    for variable in (v for syntax in syntaxes for v in syntax.variables):
         name = re.escape(variable.name)
         # pc = "L", pc[self] = "L", pc' = "L", [pc EXCEPT ![self] = "L"]
         uses = re.finditer(rf"\b{name}\b\s*(?:\[[^\]\n]*\])?\s*'?\s*=\s*{_STRING_LITERAL}"
                            rf"|\[\s*{name}\s+EXCEPT\s*!\[[^\]\n]*\]\s*=\s*{_STRING_LITERAL}", code)
-        if any((m.group(1) or m.group(2)) in labels for m in uses):
+        if any((m.group(1) or m.group(2)) in labels for m in uses) and variable.name not in found:
             found.append(variable.name)
     return tuple(found)
 

@@ -14,11 +14,12 @@ import re
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from ..tla.cfg import Cfg, ConstantsSection, NamesSection, render_cfg
+from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, NamesSection, render_cfg
 from ..tla.specfiles import SpecFiles
 from ..tla.syntax import ModuleSyntax
 from ..tla.tlc import TlcResult
 from .bind import CfgBinding
+from .bindings import Bindings, bound_cfg
 from .mapping import Declared, NameMapping, extended_syntaxes
 from .tlc_reason import tlc_reason
 
@@ -38,6 +39,7 @@ class SpecFormula:
     init: str
     next: str
     subscript: str | None = None  # the v of [][N]_v, as written (None without a spec formula)
+    fair: bool = False  # the formula (through the definitions it names) has WF_/SF_ conditions
 
 
 @dataclass(frozen=True)
@@ -135,8 +137,33 @@ def _column_kept(body: str, start: int, end: int) -> str:
     return "\n" + " " * (start - line_start) + body[start:end].strip()
 
 
+def _top_conjuncts(text: str, begin: int, end: int) -> list[tuple[int, int]]:
+    """Spans of the top-level ``/\\`` conjuncts of ``text[begin:end]`` (comments already blanked):
+    split where no bracket, parenthesis or tuple is open."""
+    spans: list[tuple[int, int]] = []
+    depth, start, i = 0, begin, begin
+    while i < end:
+        two = text[i:i + 2]
+        if two in ("<<", ">>"):
+            depth += 1 if two == "<<" else -1
+            i += 2
+            continue
+        if two == "/\\" and depth == 0:
+            spans.append((start, i))
+            start = i = i + 2
+            continue
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+        i += 1
+    spans.append((start, end))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
 def _split_formula(source: str, begin: int, end: int) -> tuple[str, str, str] | None:
-    """(Init, Next, v) of a definition body ``source[begin:end]`` of shape ``I /\\ [][N]_v ...``."""
+    """(Init, Next, v) of a definition body ``source[begin:end]`` of shape ``I /\\ [][N]_v ...``,
+    its conjuncts in any order (``[][N]_v /\\ I /\\ WF_v(N)``); fairness conjuncts are not Init."""
     text = _blank_comments(source)
     box = text.find("[][", begin, end)
     if box < 0:
@@ -144,16 +171,39 @@ def _split_formula(source: str, begin: int, end: int) -> tuple[str, str, str] | 
     after = _closing(text, box + 2, "[", "]")
     if after is None or after > end or not text.startswith("_", after):
         return None
+    subscript = _subscript(text, after + 1, end)
     init_text = text[begin:box].rstrip()
     if init_text.endswith("/\\"):
         init_text = init_text[:-2].rstrip()
-    stripped = init_text.strip()
-    if not stripped or stripped == "/\\":
+    parts = []
+    if init_text.strip() and init_text.strip() != "/\\":
+        parts.append((begin + (len(init_text) - len(init_text.lstrip())), begin + len(init_text)))
+    # Conjuncts after the box that are neither fairness nor temporal (an Init written last).
+    tail = text.find(subscript, after + 1, end) + len(subscript) if subscript else after + 1
+    for a, b in _top_conjuncts(text, tail, end):
+        piece = text[a:b].strip()
+        if piece and not any(op in piece for op in ("WF_", "SF_", "[]", "<>", "~>")):
+            parts.append((a + len(text[a:b]) - len(text[a:b].lstrip()), a + len(text[a:b].rstrip())))
+    if not parts:
         return None
-    init_start = begin + (len(init_text) - len(init_text.lstrip()))
-    init = _column_kept(text, init_start, begin + len(init_text))
     next_ = _column_kept(text, box + 3, after - 1)
-    return init, next_, _subscript(text, after + 1, end)
+    return _conjunction(text, parts), next_, subscript
+
+
+def _conjunction(text: str, parts: list[tuple[int, int]]) -> str:
+    """The conjunction of ``text``'s spans, each on its own line at its own column (so the junction
+    lists inside each stay aligned); several spans become a bulleted list at column 1."""
+    if len(parts) == 1:
+        return _column_kept(text, *parts[0])
+    lines = []
+    for start, end in parts:
+        column = start - (text.rfind("\n", 0, start) + 1)
+        piece = text[start:end].strip()
+        if column >= 4:
+            lines.append("\n /\\" + " " * (column - 3) + piece)
+        else:  # too far left to keep its column behind a bullet: parenthesised instead
+            lines.append("\n /\\ (" + " ".join(piece.split()) + ")")
+    return "".join(lines)
 
 
 def _subscript(text: str, start: int, end: int) -> str:
@@ -277,6 +327,19 @@ def _is_fairness(syntaxes: list[ModuleSyntax], conjunct: str) -> bool:
     return ("WF_" in text or "SF_" in text) and "[][" not in text
 
 
+def _mentions_fairness(syntaxes: list[ModuleSyntax], name: str, depth: int) -> bool:
+    """Whether the definition ``name`` writes WF_/SF_, itself or through definitions it names
+    (``depth`` levels deep)."""
+    body = _body_in(syntaxes, name)
+    if body is None:
+        return False
+    text = _blank_comments(body[0][body[1]:body[2]])
+    if "WF_" in text or "SF_" in text:
+        return True
+    return depth > 0 and any(word != name and _mentions_fairness(syntaxes, word, depth - 1)
+                             for word in dict.fromkeys(_WORD.findall(text)))
+
+
 def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None) -> SpecFormula | None:
     """G's spec formula (appendix H): the cfg's SPECIFICATION name if G defines it, else ``Spec``,
     else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators. A
@@ -291,7 +354,8 @@ def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None
     for name in dict.fromkeys(candidates):
         split = _split_named(syntaxes, name, depth=2)
         if split is not None:
-            return SpecFormula(_fair_extension(syntaxes, name, defined), *split)
+            chosen = _fair_extension(syntaxes, name, defined)
+            return SpecFormula(chosen, *split, fair=_mentions_fairness(syntaxes, chosen, depth=3))
     if "Init" in defined and "Next" in defined:
         return SpecFormula(None, "Init", "Next")
     return None
@@ -319,15 +383,18 @@ def _module(name: str, extends: str, body: list[str]) -> str:
 
 def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl: Declared, ref_cfg: Cfg,
                   mapping: NameMapping, prefix: str, *, substitutions: Mapping[str, str] | None = None,
-                  derived: tuple[str, ...] = ()) -> Check:
+                  derived: tuple[str, ...] = (), bindings: Bindings | None = None) -> Check:
     """Run G; check R's spec formula, invariants and properties (through ``INSTANCE``) under ``mapping``.
 
     ``substitutions`` (R's name → G-expression) replaces the plain renaming when values are encoded;
-    ``derived`` names R's constants that G defines instead of declaring (their cfg values are dropped).
+    ``derived`` names R's constants that G defines instead of declaring (their cfg values are dropped);
+    ``bindings`` gives G the values R's cfg binds through R's own definitions (``Node <- N1``).
     """
     p = prefix
     ref = f"{p}Ref"
-    lines = [_instance(ref, ref_module, mapping.as_dict if substitutions is None else substitutions)]
+    bindings = bindings or Bindings()
+    lines = [*bindings.definitions(p),
+             _instance(ref, ref_module, mapping.as_dict if substitutions is None else substitutions)]
     aliases: dict[str, str] = {}
     invariants: list[str] = []
     properties: list[str] = []
@@ -348,7 +415,9 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
         invariants.append(alias(f"{p}RefInv{i}", f"{ref}!{inv}", f"the reference's invariant {inv}"))
     for i, prop in enumerate(ref_cfg.properties):
         properties.append(alias(f"{p}RefProp{i}", f"{ref}!{prop}", f"the reference's property {prop}"))
-    cfg = _constants_for_gen(ref_cfg, mapping, derived)
+    cfg = _constants_for_gen(bound_cfg(ref_cfg, bindings, p), mapping, derived)
+    cfg = scoped_overrides(cfg, staged.modules, tuple(g for _, g in mapping.constants), top=staged.main,
+                           instances={ref_module: ref_module})
     cfg = cfg.with_specification(gen.name) if gen.name is not None else cfg.with_init_next(gen.init, gen.next)
     # R's state constraints and symmetry are R-expressions: they reach G through the instance too.
     for i, con in enumerate(ref_cfg.constraints):
@@ -362,7 +431,8 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
     if properties:
         cfg = cfg.with_added("PROPERTY", *properties)
     wrapper = f"{p}Fwd_{short_hash(staged.main, *staged.modules.values())}"
-    modules = {**staged.modules, wrapper: _module(wrapper, staged.main, lines)}
+    extends = staged.main + (", TLC" if bindings.needs_tlc else "")
+    modules = {**staged.modules, wrapper: _module(wrapper, extends, lines)}
     return Check("forward", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)
 
 
@@ -378,12 +448,47 @@ def gen_constants_cfg(ref_cfg: Cfg, mapping: NameMapping, derived: tuple[str, ..
     return _constants_for_gen(ref_cfg, mapping, derived)
 
 
+def _defining_module(modules: Mapping[str, str], root: str, name: str) -> str | None:
+    """The staged module, among ``root`` and those it EXTENDS, that defines ``name`` (first found)."""
+    for syntax in extended_syntaxes(modules, root):
+        if syntax.definition(name) is not None:
+            return syntax.name
+    return None
+
+
+def scoped_overrides(cfg: Cfg, modules: Mapping[str, str], declared_constants: tuple[str, ...], *,
+                     top: str, instances: Mapping[str, str] = {}) -> Cfg:
+    """``cfg`` with each override of a *definition* (``NoNode = NoNode``, ``Foo <- Bar``; not a
+    declared constant) made to reach every instantiated copy: a plain cfg entry replaces the name
+    in the top module only, so the instance of the other spec would keep, say, an unbounded CHOOSE.
+
+    ``top`` is the module TLC runs (its definitions, with those it EXTENDS, take the plain entry,
+    which is dropped when it defines no such name); ``instances`` maps each instantiated module to
+    the module name its copy is staged under (``[Mod]`` entries name the latter).
+    """
+    def scoped(entry: ConstantEntry) -> list[ConstantEntry]:
+        if entry.module is not None or entry.name in declared_constants or "!" in entry.name:
+            return [entry]
+        out = [entry] if _defining_module(modules, top, entry.name) is not None else []
+        for staged_name in instances.values():
+            owner = _defining_module(modules, staged_name, entry.name)
+            if owner is not None:
+                out.append(replace(entry, module=owner))
+        return out  # a definition nothing staged defines has nothing to override
+
+    return Cfg(tuple(ConstantsSection(tuple(e for entry in s.entries for e in scoped(entry)), s.keyword)
+                     if isinstance(s, ConstantsSection) else s for s in cfg.sections))
+
+
 def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_module: str, ref_decl: Declared,
                   ref_cfg: Cfg, mapping: NameMapping, prefix: str, *,
-                  substitutions: Mapping[str, str] | None = None) -> Check:
+                  substitutions: Mapping[str, str] | None = None, fairness: bool = False) -> Check:
     """Run R; check G's safety formula ``Init /\\ [][Next]_v`` under the inverse mapping.
 
     ``substitutions`` (G's name → R-expression) replaces the inverse renaming when values are encoded.
+    ``fairness`` also checks G's whole spec formula, fairness included, on R's fair behaviors (the
+    paper checks safety only, so vacuous fairness, or fairness that excludes some of R's
+    behaviors, passes there): R's formula must imply G's.
     """
     p = prefix
     inverse = mapping.inverse if substitutions is None else dict(substitutions)
@@ -393,11 +498,17 @@ def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_modu
     lines = [_instance(f"{p}Gen", gen_module, inverse),
              f"{p}GenSafety == {p}Gen!{init} /\\ [][{p}Gen!{next_}]_{_tuple(ref_decl.variables)}"]
     aliases = {f"{p}GenSafety": "the output's safety formula Init /\\ [][Next]_v"}
+    checked = [f"{p}GenSafety"]
+    if fairness and gen.fair and gen.name is not None:
+        lines.append(f"{p}GenFair == {p}Gen!{gen.name}")
+        aliases[f"{p}GenFair"] = f"the output's specification {gen.name} with its fairness"
+        checked.append(f"{p}GenFair")
     base = Cfg(tuple(s for s in ref_cfg.sections
                      if not (isinstance(s, NamesSection) and s.kind in ("INVARIANT", "PROPERTY", "VIEW", "ALIAS",
                                                                          "POSTCONDITION"))
                      and s.kind != "CHECK_DEADLOCK"))
-    cfg = base.with_added("PROPERTY", f"{p}GenSafety")
+    cfg = base.with_added("PROPERTY", *checked)
     wrapper = f"{p}Rev_{short_hash(ref_module, gen_module, *staged.modules.values())}"
     modules = {**staged.modules, gen_module: gen_text, wrapper: _module(wrapper, ref_module, lines)}
+    cfg = scoped_overrides(cfg, modules, ref_decl.constants, top=ref_module, instances={gen_module: gen_module})
     return Check("reverse", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)

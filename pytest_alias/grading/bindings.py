@@ -1,0 +1,135 @@
+"""The values a reference's cfg binds constants to through its own definitions (``Node <- N1``).
+
+An MC-style reference module defines the model (``N1 == {"a", "b", "c"}``) and its cfg binds a
+constant to it (``Node <- N1``). Run on an output G, that line would resolve ``N1`` in G: an output
+that defines a smaller ``N1`` (or none) would be checked on another model, or fail for a name the
+description never states. So R's definitions are evaluated once in R (one TLC run whose ASSUME
+prints them, cached like every run of the same reference) and G gets the values themselves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+from ..tasks.model import Condition
+from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, render_cfg
+from ..tla.runner import TlaTools
+from ..tla.specfiles import SpecFiles
+from ..tla.values import Function, ModelValue, Value, format_value, parse_value
+from .mapping import Declared, extended_syntaxes
+
+_TAG = "AliasEvalBindings"
+
+
+@dataclass(frozen=True)
+class Bindings:
+    """R's constant → the TLA+ text of the value R's cfg binds it to; ``needs_tlc`` when a value is
+    written with TLC's ``:>``/``@@``; ``skipped``: constants left bound by name, with why."""
+
+    values: Mapping[str, str] = field(default_factory=dict)
+    needs_tlc: bool = False
+    skipped: Mapping[str, str] = field(default_factory=dict)
+
+    def definitions(self, prefix: str) -> list[str]:
+        """The wrapper definitions that stand for the values."""
+        return [f"{bound_name(prefix, c)} == {text}" for c, text in self.values.items()]
+
+
+def bound_name(prefix: str, constant: str) -> str:
+    """The wrapper definition that holds the value of R's ``constant``."""
+    return f"{prefix}Bind_{constant}"
+
+
+def definition_bindings(cfg: Cfg, condition: Condition, ref_decl: Declared) -> dict[str, str]:
+    """R's constants that the cfg binds to a parameterless definition of R's modules (``C <- D``)."""
+    syntaxes = extended_syntaxes(condition.module_map, condition.main)
+    defined = {d.name for s in syntaxes for d in s.definitions if d.scope == "module" and not d.parameters}
+    return {e.name: e.value for section in cfg.sections if isinstance(section, ConstantsSection)
+            for e in section.entries
+            if e.op == "<-" and e.module is None and e.name in ref_decl.constants and e.value in defined}
+
+
+def reference_bindings(tools: TlaTools, condition: Condition, cfg: Cfg, ref_decl: Declared,
+                       timeout: float) -> Bindings:
+    """Evaluate, in R, the definitions R's cfg binds constants to (empty when it binds none)."""
+    wanted = definition_bindings(cfg, condition, ref_decl)
+    if not wanted or not ref_decl.variables:
+        return Bindings()
+    first = ref_decl.variables[0]
+    names = list(wanted)
+    module = f"{_TAG}_{hashlib.sha256(repr(sorted(wanted.items())).encode()).hexdigest()[:10]}"
+    text = (f"---- MODULE {module} ----\nEXTENDS {condition.main}, TLC\n"
+            f"{_TAG}Init == FALSE /\\ {first} = {first}\n{_TAG}Next == FALSE /\\ {first}' = {first}\n"
+            f"ASSUME PrintT(<<\"{_TAG}\", <<{', '.join(wanted[n] for n in names)}>>>>)\n====\n")
+    constants = Cfg(tuple(s for s in cfg.sections if isinstance(s, ConstantsSection)))
+    spec = SpecFiles(module, {**condition.module_map, module: text},
+                     render_cfg(constants.with_init_next(f"{_TAG}Init", f"{_TAG}Next")))
+    result = tools.tlc(spec, timeout=timeout, deadlock=False)
+    printed = next((line for line in result.output.splitlines() if line.startswith(f'<<"{_TAG}"')), None)
+    if not result.ok or printed is None:
+        why = f"the reference's definitions could not be evaluated ({result.status})"
+        return Bindings(skipped={n: why for n in names})
+    try:
+        parsed = parse_value(printed)
+    except ValueError:
+        return Bindings(skipped={n: "TLC printed a value this grader cannot read" for n in names})
+    values: dict[str, str] = {}
+    skipped: dict[str, str] = {}
+    needs_tlc = False
+    for name, value in zip(names, parsed[1]):  # type: ignore[index]
+        if any(isinstance(part, ModelValue) for part in _parts(value)):
+            skipped[name] = "its value holds model values, which a TLA+ expression cannot name"
+            continue
+        values[name] = format_value(value)
+        needs_tlc = needs_tlc or any(isinstance(part, Function) for part in _parts(value))
+    return Bindings(values, needs_tlc, skipped)
+
+
+def model_strings(cfg: Cfg, bindings: Bindings) -> frozenset[str]:
+    """The strings in the model's constant values (cfg literals and bound values): both specs are
+    given them, so a value encoding must leave them alone."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        for item in getattr(value, "elements", ()) or ():
+            walk(item)
+
+    for section in cfg.sections:
+        if isinstance(section, ConstantsSection):
+            for entry in section.entries:
+                if entry.op == "=" and entry.parsed is not None:
+                    walk(entry.parsed)
+    for text in bindings.values.values():
+        found.update(part for part in _parts(parse_value(text)) if isinstance(part, str))
+    return frozenset(found)
+
+
+def bound_cfg(cfg: Cfg, bindings: Bindings, prefix: str) -> Cfg:
+    """``cfg`` with each bound constant's ``C <- D`` replaced by ``C <- <prefix>Bind_C``."""
+    if not bindings.values:
+        return cfg
+
+    def entry(e: ConstantEntry) -> ConstantEntry:
+        if e.op == "<-" and e.module is None and e.name in bindings.values:
+            return ConstantEntry(e.name, "<-", bound_name(prefix, e.name))
+        return e
+
+    return Cfg(tuple(ConstantsSection(tuple(entry(e) for e in s.entries), s.keyword)
+                     if isinstance(s, ConstantsSection) else s for s in cfg.sections))
+
+
+def _parts(value: Any) -> Iterator[Any]:
+    """``value`` and every value nested in it (set elements, tuple items, record fields, function
+    domain and range)."""
+    yield value
+    if isinstance(value, (frozenset, tuple)):
+        for item in value:
+            yield from _parts(item)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _parts(key)
+            yield from _parts(item)
