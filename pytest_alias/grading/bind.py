@@ -4,7 +4,9 @@
   the output defines them and not the cfg's own name: the prompt asks for those names, while a
   renamed cfg names the reference's operators by their random names.
 * An ``INVARIANT``/``PROPERTY`` entry keeps its name. When the output does not define that name
-  and defines exactly one operator other than Init, Next and Spec, the entry names that operator.
+  and defines exactly one operator other than Init, Next and Spec, the entry names that operator,
+  provided its level fits (a state predicate for an INVARIANT, a temporal formula for a PROPERTY;
+  beyond the paper, which would put ``vars == <<x, y>>`` in place of every missing check).
 * Constants and every other section keep their names.
 """
 
@@ -60,7 +62,7 @@ def _bound_section(section: Section, names: OutputNames, substitute: str | None,
         return section
     kept: list[str] = []
     for name in section.names:
-        if name not in names.visible and substitute is not None:
+        if name not in names.visible and substitute is not None and names.fits(substitute, section.kind):
             changes.append((section.keyword, name, substitute))
             name = substitute
         # Two missing entries may both fall to the one operator: check it once.

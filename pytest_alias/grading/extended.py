@@ -2,10 +2,12 @@
 
 Paper mode tries up to 60 name mappings with two TLC runs each. Extended mode instead dumps the
 reachable state graph of R (cached by the run cache across outputs) and of G (once per constant
-mapping tried, usually one), finds the variable mappings and value encodings under which the graphs
-coincide (:mod:`.graphmatch`), and confirms the best one with the same forward and reverse TLC checks,
-the INSTANCE substitutions written as encoding expressions (:mod:`.encoding`). An output costs SANY,
-one graph dump and two checks: four launches, at most :data:`MAX_LAUNCHES` whatever the variable count.
+mapping tried: identical names first, then every other bijection up to :data:`MAX_GRAPH_RUNS`, each
+wrong one usually failing fast), finds the variable mappings and value encodings under which the
+graphs coincide (:mod:`.graphmatch`), and confirms the best one with the same forward and reverse TLC
+checks, the INSTANCE substitutions written as encoding expressions (:mod:`.encoding`). An output whose
+constants keep their names costs SANY, one graph dump and two checks: four launches, at most
+:data:`MAX_LAUNCHES` whatever the variable count.
 
 It also accepts an output that defines, instead of declaring, a constant of R (``N == 3``): R's
 constant is substituted by G's definition of the same name.
@@ -41,10 +43,15 @@ from .refinement import (Check, SpecFormula, explain_check, forward_check, gen_c
 from .result import GradeResult
 from .tlc_reason import tlc_reason
 
-#: TLC/SANY launches one output may cost in extended mode (SANY included).
+#: TLC/SANY launches one output may cost in extended mode (SANY included) when its first constant
+#: mapping (identical names first) is the one: SANY, one dump, and the two checks of up to two matches.
 MAX_LAUNCHES = 6
-#: Constant mappings whose state graph is dumped at most (each costs one launch).
-MAX_GRAPH_RUNS = 3
+#: Constant mappings whose state graph is dumped at most. Each further mapping costs one dump, most
+#: of which fail fast (a set constant given a number); every bijection is tried up to this many, so
+#: three constants declared in another order are still matched.
+MAX_GRAPH_RUNS = 120
+#: Confirming TLC checks per output (forward and reverse, for at most two graph matches).
+MAX_CONFIRMS = 4
 #: Reachable states of R above which its graph is not dumped (the paper search runs instead): a dump
 #: and its Python match grow with the graph, while the paper search's TLC checks do not dump.
 MAX_GRAPH_STATES = 20_000
@@ -122,7 +129,7 @@ def _constant_mappings(inputs: ExtendedInputs, derived: tuple[str, ...]) -> tupl
                     f"(constants it defines instead: {', '.join(derived) or 'none'}): no one-to-one mapping")
     ranked = ranked_bijections(tuple(ref), tuple(gen))
     if ranked and all(r == g for r, g in ranked[0]):
-        return ranked[:1], None  # the output kept the names: other constant mappings are guesses
+        return ranked[:1], None  # the output kept the names: a permutation would hide a swap, not read it
     return ranked[:MAX_GRAPH_RUNS], None
 
 
@@ -253,7 +260,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
                     deadline: float, details: dict[str, Any], verdict: Verdict) -> GradeResult:
     """Find mappings on the state graphs, then confirm the best with the forward and reverse checks."""
     start_launches = sum(tools.launches.values())
-    budget = MAX_LAUNCHES - 1  # SANY on the output has run already
+    confirms = 0  # confirming checks run (dumps are bounded by MAX_GRAPH_RUNS and the deadline)
 
     def used() -> int:
         return sum(tools.launches.values()) - start_launches
@@ -287,9 +294,9 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
     first_failure: str | None = None
     first_graph: tuple[tuple[tuple[str, str], ...], StateGraph] | None = None
     matched = False  # some graph match was confirmed by TLC or refuted by it
+    dump_failures: list[str] = []
     for constants in constant_options:
-        # A dump plus both checks must still fit the launch budget.
-        if used() + 3 > budget or time.perf_counter() > deadline:
+        if confirms + 2 > MAX_CONFIRMS or time.perf_counter() > deadline:
             break
         attempt: dict[str, Any] = {"constants": dict(constants)}
         attempts.append(attempt)
@@ -298,7 +305,10 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
                                               timeout=min(timeout, max(1.0, deadline - time.perf_counter())))
         attempt["graph"] = result.status
         if not result.ok or gen_graph is None:
-            first_failure = first_failure or f"the output's state graph could not be dumped: {_dump_failure(result, timeout)}"
+            # A wrong constant mapping usually fails here (a type error): only the first one tried,
+            # the closest reading, explains the output.
+            dump_failures.append(f"the output's state graph could not be dumped under constants "
+                                 f"{_pairs_words(constants)}: {_dump_failure(result, timeout)}")
             if result.status == "timeout":
                 break  # another constant mapping would only run out of time again
             continue
@@ -312,8 +322,9 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
             first_failure = first_failure or f"state graphs differ: {outcome.why}"
             continue
         for match in outcome.matches:
-            if used() + 2 > budget or time.perf_counter() > deadline:
+            if confirms + 2 > MAX_CONFIRMS or time.perf_counter() > deadline:
                 break
+            confirms += 2
             passed, reason = _confirm(tools, inputs, match, constants, derived, timeout, deadline, attempt)
             if passed:
                 details.update(stage="tlc", mapping=NameMapping(match.variables, constants).to_dict(),
@@ -321,7 +332,11 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
                 return done(True, None)
             first_failure = first_failure or reason
     details["stage"] = "tlc" if any("forward" in a for a in attempts) else "graph"
-    reason = first_failure or "no mapping could be tried within the launch budget"
+    details["constant_mappings"] = {"tried": len(attempts), "total": _bijection_count(len(constant_options[0]))}
+    reason = first_failure or (dump_failures[0] if dump_failures else None) or \
+        "no mapping could be tried within the launch budget"
+    if len(attempts) > 1 and first_failure is not None:
+        reason += f" ({len(attempts)} constant mappings tried)"
     # The data-variable comparison is for control steps the graphs cannot pair. Where the graphs did
     # match, TLC's verdict on that match (a liveness property, an invariant) stands.
     if inputs.labels and first_graph is not None and not matched:
@@ -352,6 +367,16 @@ def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constan
             attempt["reason"] = reason
             return False, reason
     return True, None
+
+
+def _pairs_words(constants: Constants) -> str:
+    return "{" + ", ".join(f"{r}->{g}" for r, g in constants) + "}"
+
+
+def _bijection_count(n: int) -> int:
+    import math
+
+    return math.factorial(n)
 
 
 def _sizes(graph: StateGraph) -> dict[str, int]:

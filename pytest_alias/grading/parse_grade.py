@@ -37,6 +37,8 @@ def staging_details(extraction: Extraction, staging: Staging) -> dict[str, Any]:
     details: dict[str, Any] = {"module": extraction.module_name, "extraction": extraction.to_dict()}
     if staging.spec is not None:
         details["staged_modules"] = sorted(staging.spec.modules)
+        if staging.spec.main != extraction.module_name:
+            details["staged_as"] = staging.spec.main
     if staging.notes:
         details["staging_notes"] = list(staging.notes)
     return details

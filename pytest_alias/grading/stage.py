@@ -5,7 +5,8 @@ modules of the reference, which an output may EXTEND or INSTANCE) are staged bes
 their header names; the reference's main module never is, so an output that takes the
 reference's own name (the self-control of grader validation) simply stands in its place.
 Helper modules the output itself wrote are staged too when the graded module imports them and
-no task module of that name exists.
+no task module of that name exists. An output that takes the name of one of the condition's other
+modules is staged under a fresh name, so a self-contained module is still graded.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..tasks.model import Condition
 from ..tla.specfiles import SpecError, SpecFiles, imported_modules, module_header_name
 from ..tla.syntax import STANDARD_MODULES
 from .extract import Extraction
+from .refinement import renamed_module
 
 
 @dataclass(frozen=True)
@@ -56,11 +58,21 @@ def _own_helpers(main: str, modules: dict[str, str], others: dict[str, str], not
     return helpers
 
 
+def _fresh_name(name: str, taken: set[str]) -> str:
+    """``name`` with a suffix that no staged module and no standard module has."""
+    candidate, n = f"{name}_Output", 1
+    while candidate in taken or candidate in STANDARD_MODULES:
+        n += 1
+        candidate = f"{name}_Output{n}"
+    return candidate
+
+
 def stage_output(extraction: Extraction, condition: Condition, cfg: str | None = None) -> Staging:
     """The ``SpecFiles`` for grading ``extraction`` under ``condition`` (with ``cfg`` as its cfg).
 
-    Fails (with a reason) when extraction failed, or the output's module name is a standard
-    module's name or the name of one of the condition's other modules.
+    Fails (with a reason) when extraction failed or the output's module name is a standard
+    module's name. An output named like one of the condition's other modules is staged under a
+    fresh name (said in the notes).
     """
     if not extraction.ok or extraction.module_name is None or extraction.text is None:
         return Staging(None, extraction.failure or "no module was extracted")
@@ -68,13 +80,19 @@ def stage_output(extraction: Extraction, condition: Condition, cfg: str | None =
     if name in STANDARD_MODULES:
         return Staging(None, f"output module {name} has the name of the standard module {name}")
     companions = companion_modules(condition)
-    if name in companions:
-        return Staging(None, f"output module {name} has the name of the task's module {name}, "
-                             "which is staged beside it")
     notes: list[str] = []
+    text = extraction.text
+    if name in companions:
+        # A self-contained output may well take the name of the module the reference's main module
+        # EXTENDS (MCEcho extends Echo; the output calls itself Echo). It is graded under a fresh name.
+        fresh = _fresh_name(name, set(companions) | {condition.main} | set(dict(extraction.others)))
+        text = renamed_module(text, fresh)
+        notes.append(f"output module {name} has the name of the task's module {name}, which is staged beside "
+                     f"it: the output is staged as {fresh}")
+        name = fresh
     if name == condition.main:
         notes.append(f"output takes the reference's own name {name}; the reference is not staged")
-    modules = {name: extraction.text, **companions}
+    modules = {name: text, **companions}
     modules.update(_own_helpers(name, modules, dict(extraction.others), notes))
     try:
         spec = SpecFiles(name, modules, cfg)

@@ -267,16 +267,25 @@ def test_huge_output_fails(barrier: Task, tools) -> None:
     assert not result.passed and result.reason is not None and "limit" in result.reason
 
 
-@pytest.mark.parametrize("name, why", [("Naturals", "standard module"), ("Tally", "task's module")])
-def test_output_named_like_a_staged_or_standard_module_fails(tasks: dict[str, Task], name: str, why: str,
-                                                             tools) -> None:
+def test_output_named_like_a_standard_module_fails(tasks: dict[str, Task], tools) -> None:
     condition = tasks["odometer"].original()
-    output = condition.modules[0][1].replace("MODULE Odometer", f"MODULE {name}")
+    output = condition.modules[0][1].replace("MODULE Odometer", "MODULE Naturals")
     for grade in (grade_parse, grade_name):
         result = grade(output, condition, tools)
         assert not result.passed
-        assert result.reason is not None and why in result.reason and name in result.reason
+        assert result.reason is not None and "standard module" in result.reason and "Naturals" in result.reason
         assert result.details["stage"] == "stage"
+
+
+def test_output_named_like_a_task_module_is_graded_under_a_fresh_name(tasks: dict[str, Task], tools) -> None:
+    """A self-contained output may take the name of the module the reference EXTENDS (class 13)."""
+    condition = tasks["odometer"].original()
+    output = condition.modules[0][1].replace("MODULE Odometer", "MODULE Tally")
+    for grade in (grade_parse, grade_name):
+        result = grade(output, condition, tools)
+        assert result.passed, result.reason
+        assert (result.details["module"], result.details["staged_as"]) == ("Tally", "Tally_Output")
+        assert any("staged as Tally_Output" in note for note in result.details["staging_notes"])
 
 
 def test_output_may_import_its_own_helper_module(barrier: Task, tools) -> None:
