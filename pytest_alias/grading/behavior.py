@@ -75,6 +75,12 @@ def _run(tools: TlaTools, check: Check, timeout: float) -> tuple[TlcResult, str 
     return result, (None if result.ok else explain_check(result, check, timeout))
 
 
+#: Statuses of a check or dump that say something went wrong rather than that behaviors differ.
+_ERRORS_NOT_VERDICTS = frozenset({"error", "config_error", "semantic_error", "parse_error", "crash"})
+#: Whether each reference passes against itself, by (reference, mode, limit, toolchain): None or why not.
+_SELF_CHECKS: dict[tuple[str, str, float, str], str | None] = {}
+
+
 def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTools | None = None, *,
                    timeout: float = DEFAULT_TLC_TIMEOUT, mode: str = "paper", budget: float | None = None,
                    extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
@@ -82,9 +88,51 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
 
     ``mode`` is ``"paper"`` (the paper's search, at most 60 mappings) or ``"extended"`` (state-graph
     matching with value encodings, see :mod:`.extended`). ``timeout`` bounds each TLC run; ``budget``
-    (default four times ``timeout``) bounds the whole mapping search. ``details`` record the mode, the spec formula used, every mapping
-    tried (first :data:`MAX_ATTEMPTS_KEPT`) with each check's TLC status, and the winning mapping.
+    (default four times ``timeout``) bounds the whole mapping search. ``details`` record the mode,
+    the spec formula used, every mapping tried (first :data:`MAX_ATTEMPTS_KEPT`) with each check's
+    TLC status, and the winning mapping; a failing verdict's ``details["side"]`` says who failed:
+    ``output``, ``reference`` (it fails against itself too: not gradeable this way) or ``grader``
+    (a limit of this grader, not a verdict on the output).
     """
+    tools = tools or default_tools()
+    result = _grade_behavior(output_text, condition, tools, timeout=timeout, mode=mode, budget=budget,
+                             extraction=extraction, max_bytes=max_bytes)
+    if result.passed:
+        return result
+    details = result.details
+    if details.get("side", "output") == "output" and _tlc_went_wrong(details):
+        why = reference_self_failure(condition, tools, mode=mode, timeout=timeout)
+        if why is not None and output_text != condition.module_map[condition.main]:
+            details["side"] = "reference"
+            details["output_reason"] = result.reason
+            reason = (f"the reference cannot be graded this way: graded against itself it fails too ({why}); "
+                      "the verdict says nothing about the output")
+            return GradeResult("behavior", False, reason, details, result.seconds)
+    details.setdefault("side", "output")
+    return result
+
+
+def _tlc_went_wrong(details: dict[str, Any]) -> bool:
+    """Whether a TLC run of the grade ended in an error rather than a verdict on behaviors."""
+    attempts = details.get("attempts") or []
+    statuses = {a.get(key) for a in attempts for key in ("forward", "reverse", "graph")}
+    return bool(statuses & _ERRORS_NOT_VERDICTS) or "does not finish TLC (error" in str(details.get("fallback", ""))
+
+
+def reference_self_failure(condition: Condition, tools: TlaTools, *, mode: str = "paper",
+                           timeout: float = DEFAULT_TLC_TIMEOUT) -> str | None:
+    """Why ``condition``'s reference fails the behavior grade against itself (None: it passes), once
+    per reference, mode, limit and toolchain in a process (each TLC run is cached across processes)."""
+    key = (short_hash(*condition.module_map.values(), condition.cfg or ""), mode, timeout, tools.toolchain.identity)
+    if key not in _SELF_CHECKS:
+        own = _grade_behavior(condition.module_map[condition.main], condition, tools, timeout=timeout, mode=mode)
+        _SELF_CHECKS[key] = None if own.passed else (own.reason or "no reason given")
+    return _SELF_CHECKS[key]
+
+
+def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaTools, *, timeout: float, mode: str,
+                    budget: float | None = None, extraction: Extraction | None = None,
+                    max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
     if mode not in MODES:
         raise UnknownModeError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     started = time.perf_counter()
@@ -95,7 +143,7 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
         return GradeResult("behavior", passed, reason, details, time.perf_counter() - started)
 
     if condition.cfg is None:
-        details["stage"] = "cfg"
+        details.update(stage="cfg", side="reference")
         return verdict(False, "task has no TLC configuration")
     staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
     if staging.spec is None:
@@ -103,10 +151,9 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     try:
         ref_cfg = parse_cfg(condition.cfg)
     except CfgError as exc:
-        details["stage"] = "cfg"
+        details.update(stage="cfg", side="reference")
         return verdict(False, f"the task's cfg does not parse: {exc}")
 
-    tools = tools or default_tools()
     details["stage"] = "sany"
     sany = tools.sany(staging.spec)
     if not sany.ok:
@@ -206,7 +253,7 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
     for tried, mapping in enumerate(mappings, 1):
         left = deadline - time.perf_counter()
         if left <= 1:
-            details["mappings_tried"] = tried - 1
+            details.update(mappings_tried=tried - 1, side="grader")
             reason = reverse_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}

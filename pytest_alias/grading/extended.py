@@ -29,6 +29,7 @@ from typing import Any, Callable
 from ..tasks.model import Condition
 from ..tla.cfg import Cfg, render_cfg
 from ..tla.graph import StateGraph
+from ..tla.cache import content_key, files_digest
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
 from ..tla.syntax import parse_module
@@ -97,13 +98,24 @@ def reference_graph(tools: TlaTools, condition: Condition, ref_cfg: Cfg,
     A plain run first counts R's states, so a reference over :data:`MAX_GRAPH_STATES` is never dumped.
     """
     spec = SpecFiles(condition.main, dict(condition.module_map), render_cfg(ref_cfg.without(*_NOT_FOR_DUMP)))
+    # A reference that ran past the limit once will again: later outputs fall back at once instead
+    # of each paying the full limit (remembered per reference, toolchain and limit; a longer limit retries).
+    memo = content_key("reference-timeout", jar=tools.toolchain.identity, main=spec.main,
+                       files=files_digest(spec.modules), cfg=spec.cfg)
+    remembered = tools.cache.get(memo)
+    if remembered is not None and float(remembered.get("timeout", 0)) >= timeout:
+        return None, f"the reference ran past the {remembered['timeout']:g} s limit ({remembered['what']}; remembered)"
     counted = tools.tlc(spec, deadlock=False, timeout=timeout)
+    if counted.status == "timeout":
+        tools.cache.put(memo, {"timeout": timeout, "what": "TLC run"})
     if not counted.ok:
         return None, f"the reference does not finish TLC ({counted.status})"
     if counted.distinct_states is not None and counted.distinct_states > MAX_GRAPH_STATES:
         return None, (f"the reference has {counted.distinct_states} distinct states, over the graph limit "
                       f"of {MAX_GRAPH_STATES}")
     result, graph = tools.state_graph(spec, deadlock=False, timeout=timeout)
+    if result.status == "timeout":
+        tools.cache.put(memo, {"timeout": timeout, "what": "graph dump"})
     if not result.ok or graph is None:
         return None, f"the reference's state graph could not be dumped ({result.status})"
     return graph, None
@@ -187,6 +199,7 @@ def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: 
     if not ref_data:
         # Projected on no variable, every behavior is the same: a comparison that cannot fail proves nothing.
         details["data_variables"]["inconclusive"] = "the reference has no data variables"
+        details["side"] = "grader"
         return False, (f"{failure}; the data-variable comparison is inconclusive: the reference's only variables "
                        f"are control labels ({', '.join(inputs.labels)}), so nothing is left to compare "
                        "(grader's limit, not a verdict on the output's behavior)")
@@ -357,6 +370,7 @@ def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constan
     attempt["mapping"] = words
     checks = _checks(inputs, match, constants, derived)
     if isinstance(checks, str):
+        attempt["side"] = "grader"
         return False, checks
     for check in checks:
         left = min(timeout, max(1.0, deadline - time.perf_counter()))
