@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from ..tasks.model import Condition, Task
 from ..tla.runner import TlaTools
+from ..tla.specfiles import strip_comments
 from .describe import cfg_referenced_names, rename_description
 from .names import check_map
 from .rename import Renaming, apply_renaming, collect_identifiers, random_renaming
@@ -27,13 +29,22 @@ class RenamedCondition:
         return self.verification is None or self.verification.verified
 
 
+_STRING_LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+
+
+def string_values(texts: Iterable[str]) -> frozenset[str]:
+    """The string literals written in the specification's modules (comments aside)."""
+    return frozenset(m.group(1) for text in texts for m in _STRING_LITERAL.finditer(strip_comments(text)))
+
+
 def _condition(task: Task, kind: str, renaming: Renaming, seed: int | None) -> Condition:
     # The task's other modules are staged beside the output under their renamed names, so an output
     # must use those names (the modules' and what they declare): like cfg names, they are required
     # names and always renamed.
     provided = collect_identifiers(dict(task.modules[1:])).author if len(task.modules) > 1 else {}
     description = rename_description(
-        task.description, renaming.name_map, cfg_referenced_names(task.cfg) | set(provided), module_names=[task.main]
+        task.description, renaming.name_map, cfg_referenced_names(task.cfg) | set(provided), module_names=[task.main],
+        kept_strings=string_values(text for _, text in task.modules),
     )
     return Condition(task.id, kind, description, tuple(renaming.modules.items()), renaming.cfg,
                      tuple(sorted(renaming.name_map.items())), seed)

@@ -130,12 +130,24 @@ def _renamer(name_map: Mapping[str, str], cfg: frozenset[str],
     return {old: new for old, new in name_map.items() if not keeps_name(old, cfg, modules)}
 
 
-def _substitute(text: str, active: Mapping[str, str]) -> str:
+_OPENING_QUOTES = frozenset('"\u201c')
+_CLOSING_QUOTES = frozenset('"\u201d')
+
+
+def _quoted(text: str, m: re.Match[str]) -> bool:
+    """Whether the word of ``m`` stands alone between double quotes (``"FillSmall"``)."""
+    return (m.start() > 0 and text[m.start() - 1] in _OPENING_QUOTES
+            and m.end() < len(text) and text[m.end()] in _CLOSING_QUOTES)
+
+
+def _substitute(text: str, active: Mapping[str, str], kept_strings: frozenset[str] = frozenset()) -> str:
     # One left-to-right pass, so a new name is never renamed again.
     out: list[str] = []
     pos = 0
     for m in word_matches(text):
         word = m.group()
+        if word in kept_strings and _quoted(text, m):
+            continue  # a string value of the spec, which CIR keeps: the description must say it as it is
         new = active.get(word)
         if new is None:
             new = _rename_fairness(word, active)
@@ -156,7 +168,7 @@ def _rename_fairness(word: str, active: Mapping[str, str]) -> str | None:
 
 def rename_description(description: str, name_map: Mapping[str, str],
                        cfg_names: Iterable[str], module_names: Iterable[str] = (),
-                       *, rule: Rule = "paper") -> str:
+                       *, rule: Rule = "paper", kept_strings: Iterable[str] = ()) -> str:
     """Rename the identifiers of ``name_map`` (old -> new) in a task description.
 
     ``cfg_names`` are the names the task's cfg refers to (see
@@ -164,9 +176,13 @@ def rename_description(description: str, name_map: Mapping[str, str],
     renaming.  ``rule="paper"`` applies the three-part rule of the module
     docstring; ``rule="all"`` replaces every whole-word occurrence of every
     key, as blind replacement would.
+
+    ``kept_strings`` are the string values of the specification (CIR never renames inside a string):
+    a quoted word equal to one of them (``"FillSmall"``, the name a move writes into ``last``) names
+    that value and stays, even when an identifier of the same name is renamed.
     """
     active = _renamer(name_map, frozenset(cfg_names), frozenset(module_names), rule)
-    return _substitute(description, active)
+    return _substitute(description, active, frozenset(kept_strings))
 
 
 def description_damage(description: str, name_map: Mapping[str, str],

@@ -20,7 +20,7 @@ from ..tla.cache import RunCache, content_key, default_cache_dir
 from .conditions import RenamedCondition, meaningful_condition, random_condition
 
 #: Bump when renaming or verification would give a different condition for the same inputs.
-RENAMING_VERSION = 1
+RENAMING_VERSION = 2
 
 #: A condition and the reason it cannot be graded (None when it can).
 Prepared = tuple[Condition | None, str | None]

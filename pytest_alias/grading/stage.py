@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..tasks.model import Condition
 from ..tla.specfiles import SpecError, SpecFiles, imported_modules, module_header_name
 from ..tla.syntax import STANDARD_MODULES
+from ..tla.unicode import ASCII_FORMS, to_ascii
 from .extract import Extraction
 from .refinement import renamed_module
 
@@ -52,7 +53,7 @@ def _own_helpers(main: str, modules: dict[str, str], others: dict[str, str], not
             if name in STANDARD_MODULES:
                 notes.append(f"ignored the output's own module {name}: it has a standard module's name")
                 continue
-            helpers[name] = others[name]
+            helpers[name] = to_ascii(others[name])[0]
             pending.append(others[name])
             notes.append(f"staged the output's own module {name}, which {main} imports")
     return helpers
@@ -81,7 +82,11 @@ def stage_output(extraction: Extraction, condition: Condition, cfg: str | None =
         return Staging(None, f"output module {name} has the name of the standard module {name}")
     companions = companion_modules(condition)
     notes: list[str] = []
-    text = extraction.text
+    text, replaced = to_ascii(extraction.text)
+    if replaced:
+        # The 2020 SANY of the default jar rejects Unicode TLA+, which current SANY accepts.
+        notes.append("read Unicode TLA+ as ASCII: " + ", ".join(f"{ch} → {ASCII_FORMS[ch]} ×{n}"
+                                                                 for ch, n in sorted(replaced.items())))
     if name in companions:
         # A self-contained output may well take the name of the module the reference's main module
         # EXTENDS (MCEcho extends Echo; the output calls itself Echo). It is graded under a fresh name.

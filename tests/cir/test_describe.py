@@ -237,3 +237,10 @@ def test_inverse_renaming_restores_the_text(case: tuple[str, dict[str, str]], ru
     renamed = rename_description(text, name_map, name_map, rule=rule)  # type: ignore[arg-type]
     assert len(renamed) == len(text)
     assert rename_description(renamed, inverse, inverse, rule=rule) == text  # type: ignore[arg-type]
+
+
+def test_a_quoted_string_value_of_the_spec_stays_while_the_identifier_is_renamed() -> None:
+    """CIR keeps string literals, so "FillSmall" (a value of `last`) must stay in the description."""
+    text = 'The action FillSmall sets `last` to "FillSmall"; “FillSmall” again, and "Other".'
+    renamed = rename_description(text, {"FillSmall": "Qwertyuio", "Other": "Abcde"}, (), kept_strings={"FillSmall"})
+    assert renamed == 'The action Qwertyuio sets `last` to "FillSmall"; “FillSmall” again, and "Abcde".'
