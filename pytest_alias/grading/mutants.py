@@ -15,7 +15,9 @@ Where mutations happen: only in ``Init``, in ``Next`` and in the *actions* reach
 (module-level definitions whose body is action-level: it holds a prime or ``UNCHANGED``).  State
 predicates shared with invariants (``Procs == 1..N``), the definitions the cfg checks (invariants,
 properties, constraints, ...), the temporal formula and ``ASSUME`` are never touched, nor are
-imported modules.  Edits are made on byte spans of tree-sitter nodes that are code: comments are
+imported modules, except that an MC-style main module without actions has the first module of its
+EXTENDS chain that has them mutated instead (:meth:`Mutant.output_text` then writes the mutant as
+one module).  Edits are made on byte spans of tree-sitter nodes that are code: comments are
 never edited, and strings only by ``init_string``.  A deletion that would also delete a comment is
 skipped.
 
@@ -32,6 +34,7 @@ control steps is not kept.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping
 
@@ -40,7 +43,7 @@ import tree_sitter
 from ..tla.cfg import CfgError, parse_cfg, render_cfg
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
-from ..tla.syntax import parse_tree
+from ..tla.syntax import parse_module, parse_tree
 from .labels import label_variables
 
 __all__ = [
@@ -79,6 +82,30 @@ class Mutant:
     line: int
     main: str = ""
     cfg: str | None = None
+    module: str = ""  # the module the mutation changed (``main``, or a module main EXTENDS)
+
+    def output_text(self) -> str:
+        """The mutant as one module named like ``main``, as an output would be written: when the
+        mutation is in a module ``main`` EXTENDS, that module (renamed) with ``main``'s own
+        definitions added, so grading cannot pick up the unmutated module staged beside it."""
+        if not self.module or self.module == self.main:
+            return self.modules[self.main]
+        from .refinement import renamed_module, with_definitions
+
+        outer = parse_module(self.modules[self.main], self.main)
+        source = outer.source
+        own = "\n".join(source[d.extent[0]:d.extent[1]].decode("utf-8", "replace")
+                        for d in outer.definitions if d.scope == "module")
+        extra = [m for m in outer.extends if m != self.module]
+        text = renamed_module(self.modules[self.module], self.main)
+        if extra:
+            inner = parse_module(text, self.main)
+            if inner.extends:
+                text = re.sub(r"\bEXTENDS\b", "EXTENDS " + ", ".join(extra) + ",", text, count=1)
+            else:
+                text = re.sub(r"(-{4,}[^\n]*MODULE[^\n]*\n)", lambda m: m.group(1) + "EXTENDS " + ", ".join(extra)
+                              + "\n", text, count=1)
+        return with_definitions(text, own + "\n") if own else text
 
 
 @dataclass(frozen=True)
@@ -310,10 +337,36 @@ def generate_mutants(modules: Mapping[str, str], main: str, cfg_text: str | None
                      limit: int = 40) -> list[Mutant]:
     """Mutants of ``modules[main]`` (see the module docstring), deterministic and sorted by position.
 
-    With more than ``limit`` candidates, kinds take turns (each in source order), so the kept
-    ``limit`` mutants still cover every kind that has any.
+    An MC-style main module that only binds the model (``MCNode == {...}``) and EXTENDS the module
+    with the actions has nothing to mutate: the first module of its EXTENDS chain that has gives
+    the mutants instead. With more than ``limit`` candidates, kinds take turns (each in source
+    order), so the kept ``limit`` mutants still cover every kind that has any.
     """
-    data = modules[main].encode("utf-8")
+    from .mapping import extended_syntaxes
+
+    names = [main] + [s.name for s in extended_syntaxes(modules, main)[1:] if s.name in modules]
+    for name in names:
+        data = modules[name].encode("utf-8")
+        edits = _edits(data, cfg_text)
+        if not edits:
+            continue
+        candidates: list[Mutant] = []
+        seen: set[bytes] = set()
+        for edit in sorted(edits, key=lambda e: (e.start, e.end, e.kind, e.description)):
+            new = data[:edit.start] + edit.replacement + data[edit.end:]
+            if new == data or new in seen:
+                continue
+            seen.add(new)
+            texts = dict(modules)
+            texts[name] = new.decode("utf-8")
+            candidates.append(Mutant(edit.kind, edit.description, texts, _line(data, edit.start), main, cfg_text,
+                                     name))
+        return _select(candidates, limit)
+    return []
+
+
+def _edits(data: bytes, cfg_text: str | None) -> list[_Edit]:
+    """The mutations of one module's Init and Next actions."""
     tree = parse_tree(data)
     module = next((c for c in tree.root_node.named_children if c.type == "module"), None)
     if module is None:
@@ -339,18 +392,7 @@ def generate_mutants(modules: Mapping[str, str], main: str, cfg_text: str | None
             if action == nxt:
                 edits += _junct_edits(data, action, body, "disj_list", "disj_item", "lor", False)
             edits += _junct_edits(data, action, body, "conj_list", "conj_item", "land", True)
-
-    candidates: list[Mutant] = []
-    seen: set[bytes] = set()
-    for edit in sorted(edits, key=lambda e: (e.start, e.end, e.kind, e.description)):
-        new = data[:edit.start] + edit.replacement + data[edit.end:]
-        if new == data or new in seen:
-            continue
-        seen.add(new)
-        texts = dict(modules)
-        texts[main] = new.decode("utf-8")
-        candidates.append(Mutant(edit.kind, edit.description, texts, _line(data, edit.start), main, cfg_text))
-    return _select(candidates, limit)
+    return edits
 
 
 def _select(candidates: list[Mutant], limit: int) -> list[Mutant]:

@@ -322,8 +322,9 @@ def _run_controls(task: Task, tools: TlaTools, mode: str, seed: int, mutant_limi
     for mutant in mutants:
         if check_mutant(mutant, distinct, tools, mutant_timeout).kept:
             kept += 1
-            grade("mutant", f"{mutant.kind} line {mutant.line}: {mutant.description}",
-                  mutant.modules[mutant.main], original)
+            where = f" of {mutant.module}" if mutant.module and mutant.module != mutant.main else ""
+            grade("mutant", f"{mutant.kind} line {mutant.line}{where}: {mutant.description}",
+                  mutant.output_text(), original)
     notes["mutants_generated"], notes["mutants_kept"] = len(mutants), kept
 
 

@@ -149,6 +149,9 @@ def _parse_spec(spec: str) -> _SuiteSpec:
         raise SuiteError("empty suite name; use builtin, a task folder, examples:PATH or tlabench:PATH")
     if text in ("builtin", "builtin:"):
         return _SuiteSpec("builtin", None)
+    if re.match(r"builtin:?[?#]", text):  # builtin?ids=a,b keeps some built-in tasks
+        parsed = _split_suffixes("." + text[len("builtin"):].lstrip(":"), spec, "builtin")
+        return _SuiteSpec("builtin", None, parsed.kind, parsed.ids, parsed.selection, parsed.seed)
     match = _SCHEME.fullmatch(text)
     if match and not Path(text).exists():
         scheme, rest = match.group(1), match.group(2)
