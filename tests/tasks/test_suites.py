@@ -56,11 +56,11 @@ def task_folder(root: Path, task_id: str = "t1", main: str = "M", *, toml: str |
 # --------------------------------------------------------------------------- built-in
 
 
-def test_builtin_has_18_sorted_tasks_with_matching_headers() -> None:
+def test_builtin_has_21_sorted_tasks_with_matching_headers() -> None:
     tasks = load_suite("builtin")
-    assert len(tasks) == 18
+    assert len(tasks) == 21
     ids = [task.id for task in tasks]
-    assert ids == sorted(ids) and len(set(ids)) == 18
+    assert ids == sorted(ids) and len(set(ids)) == 21
     assert load_suite() == tasks  # builtin is the default
     for task in tasks:
         assert isinstance(task, Task) and task.description
@@ -76,7 +76,7 @@ def test_builtin_has_18_sorted_tasks_with_matching_headers() -> None:
 
 def test_builtin_report_has_no_skips_and_schemes_are_listed() -> None:
     report = load_suite_report("builtin")
-    assert report.skipped == () and len(report.tasks) == 18
+    assert report.skipped == () and len(report.tasks) == 21
     assert SUITE_SCHEMES == ("builtin", "examples", "tlabench")
 
 
@@ -342,7 +342,7 @@ def test_cli_tasks_json_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert next(row for row in rows if row["id"] == "ticket-dispenser")["hidden"] == []
     assert main(["tasks", "builtin"]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[0].split() == ["id", "main", "source", "cfg", "hidden"] and table[-1] == "18 tasks"
+    assert table[0].split() == ["id", "main", "source", "cfg", "hidden"] and table[-1] == "21 tasks"
     assert main(["tasks", "foo:bar"]) == 2
     assert "unknown suite scheme" in capsys.readouterr().err
 
@@ -353,4 +353,4 @@ def test_cli_tasks_subprocess() -> None:
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
-    assert len(rows) == 18 and set(rows[0]) == {"id", "main", "source", "has_cfg", "hidden", "modules"}
+    assert len(rows) == 21 and set(rows[0]) == {"id", "main", "source", "has_cfg", "hidden", "modules"}
