@@ -332,7 +332,8 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
         matched = matched or bool(outcome.matches)
         if not outcome.matches:
             attempt["reason"] = outcome.why
-            first_failure = first_failure or f"state graphs differ: {outcome.why}"
+            if first_failure is None:
+                first_failure = f"state graphs differ: {outcome.why}" + _witness(ref_graph, gen_graph, inputs)
             continue
         for match in outcome.matches:
             if confirms + 2 > MAX_CONFIRMS or time.perf_counter() > deadline:
@@ -340,8 +341,9 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
             confirms += 2
             passed, reason = _confirm(tools, inputs, match, constants, derived, timeout, deadline, attempt)
             if passed:
-                details.update(stage="tlc", mapping=NameMapping(match.variables, constants).to_dict(),
-                               encodings=[_encoding_dict(e) for e in match.encoded()])
+                encodings = [_encoding_dict(e) for e in match.encoded()]
+                details.update(stage="tlc", mapping={**NameMapping(match.variables, constants).to_dict(),
+                                                     "encodings": encodings}, encodings=encodings)
                 return done(True, None)
             first_failure = first_failure or reason
     details["stage"] = "tlc" if any("forward" in a for a in attempts) else "graph"
@@ -381,6 +383,18 @@ def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constan
             attempt["reason"] = reason
             return False, reason
     return True, None
+
+
+def _witness(ref_graph: StateGraph, gen_graph: StateGraph, inputs: ExtendedInputs) -> str:
+    """A shortest behavior one spec has and the other cannot take, read with identical variable
+    names (the closest mapping), as ``; e.g. …``; empty when the names differ or none is found."""
+    variables = list(inputs.ref_decl.variables)
+    if not variables or any(v not in gen_graph.variables for v in variables):
+        return ""
+    outcome = trace_equivalent(ref_graph, gen_graph, variables, variables)
+    if outcome.equivalent or not outcome.reason:
+        return ""
+    return "; e.g. " + outcome.reason.replace("on the data variables, ", "", 1)
 
 
 def _pairs_words(constants: Constants) -> str:

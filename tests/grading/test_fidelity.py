@@ -214,3 +214,10 @@ def test_a_timed_out_reference_dump_is_remembered(tmp_path: Path) -> None:
     second = grade_behavior(big, task.original(), tools, timeout=2, budget=4, mode="extended")
     assert "remembered" in second.details["fallback"]
     assert time.perf_counter() - started < first.seconds + 1
+
+
+def test_a_graph_mismatch_comes_with_a_shortest_witness(shared: TlaTools) -> None:
+    output = FLOOD_OUT.replace("\\E n \\in Node", '\\E n \\in {"a", "b"}')
+    result = grade_behavior(output, FLOOD_TASK.original(), shared, timeout=60, mode="extended")
+    assert not result.passed and result.details["side"] == "output"
+    assert 'e.g. only the reference reaches [seen = {"a", "c"}] after [seen = {"a"}]' in (result.reason or "")
