@@ -16,6 +16,7 @@ from typing import Mapping
 
 from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, NamesSection, render_cfg
 from ..tla.specfiles import SpecFiles
+from ..tla.specfiles import blank_comments as _blank_comments
 from ..tla.syntax import ModuleSyntax
 from ..tla.tlc import TlcResult
 from .bind import CfgBinding
@@ -81,37 +82,6 @@ def with_definitions(text: str, definitions: str) -> str:
 
 
 # ---------------------------------------------------------------- locating G's spec formula
-
-
-def _blank_comments(text: str) -> str:
-    """``text`` with comments replaced by spaces (offsets and newlines kept; strings left alone)."""
-    out = list(text)
-    i, depth, n = 0, 0, len(text)
-    while i < n:
-        two = text[i:i + 2]
-        if depth == 0 and text[i] == '"':
-            j = i + 1
-            while j < n and text[j] not in '"\n':
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if two == "(*":
-            depth += 1
-            out[i] = out[i + 1] = " "
-            i += 2
-        elif two == "*)" and depth:
-            depth -= 1
-            out[i] = out[i + 1] = " "
-            i += 2
-        elif depth == 0 and two == "\\*":
-            while i < n and text[i] != "\n":
-                out[i] = " "
-                i += 1
-        else:
-            if depth and text[i] != "\n":
-                out[i] = " "
-            i += 1
-    return "".join(out)
 
 
 def _closing(text: str, start: int, opening: str, closing: str) -> int | None:

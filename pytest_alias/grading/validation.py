@@ -89,11 +89,30 @@ def available_modes() -> tuple[str, ...]:
     return tuple(getattr(behavior, "MODES", ("paper",)))
 
 
+def _parsed_imports(text: str) -> list[str]:
+    """The modules the tree-sitter parse (what SANY reads) sees EXTENDed or INSTANCEd, nested
+    modules included."""
+    from ..tla.syntax import parse_modules
+
+    found: list[str] = []
+    pending = list(parse_modules(text))
+    while pending:
+        syntax = pending.pop()
+        found.extend(syntax.extends)
+        found.extend(instance.module for instance in syntax.instances)
+        pending.extend(getattr(syntax, "submodules", ()) or ())
+    return found
+
+
 def writer_use(texts: Iterable[str]) -> str | None:
-    """Why these module texts may write files or run commands, or None when they cannot."""
+    """Why these module texts may write files or run commands, or None when they cannot.
+
+    Fails closed: a module counts as imported when either the text scan (comments and strings
+    skipped) or the tree-sitter parse finds it, so no string or comment trick hides one from both.
+    """
     for text in texts:
         code = _STRING.sub('""', strip_comments(text))
-        imported = imported_modules(code)
+        imported = list(dict.fromkeys([*imported_modules(code), *_parsed_imports(text)]))
         for module in imported:
             if module in WRITER_MODULES:
                 return f"output imports {module}, whose operators write files or run commands"

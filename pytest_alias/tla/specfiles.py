@@ -16,7 +16,6 @@ from typing import Iterator, Mapping
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*")
 _HEADER = re.compile(r"^\s*-{4,}\s*MODULE\s+(\S+)\s*-{4,}", re.M)
-_LINE_COMMENT = re.compile(r"\\\*[^\n]*")
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _EXTENDS = re.compile(r"\bEXTENDS\s+(\w+(?:\s*,\s*\w+)*)")
 _INSTANCE = re.compile(r"\bINSTANCE\s+(\w+)")
@@ -27,30 +26,61 @@ class SpecError(ValueError):
     """A module or cfg file that cannot be used as given; the message is one plain sentence."""
 
 
-def _strip_block_comments(text: str) -> str:
-    """Remove ``(* ... *)`` comments, which nest in TLA+."""
-    out: list[str] = []
-    depth = 0
-    i = 0
-    while i < len(text):
-        pair = text[i : i + 2]
-        if pair == "(*":
-            depth += 1
-            i += 2
-        elif pair == "*)" and depth:
-            depth -= 1
-            i += 2
+def comment_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text``'s comments: ``(* … *)`` (nesting) and ``\\*`` to the end of the line.
+
+    The one TLA+ comment scanner of this package's text helpers: string literals are skipped, so
+    ``"(*"`` or ``"\\*"`` inside a string opens no comment (and cannot hide code that follows).
+    An unclosed block comment runs to the end of the text.
+    """
+    spans: list[tuple[int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        two = text[i:i + 2]
+        if text[i] == '"':
+            j = i + 1
+            while j < n and text[j] not in '"\n':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+        elif two == "(*":
+            start, depth, i = i, 1, i + 2
+            while i < n and depth:
+                if text.startswith("(*", i):
+                    depth, i = depth + 1, i + 2
+                elif text.startswith("*)", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+            spans.append((start, min(i, n)))
+        elif two == "\\*":
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            spans.append((i, end))
+            i = end
         else:
-            if not depth:
-                out.append(text[i])
             i += 1
+    return spans
+
+
+def blank_comments(text: str) -> str:
+    """``text`` with every comment character replaced by a space (offsets and newlines kept)."""
+    out = list(text)
+    for start, end in comment_spans(text):
+        for k in range(start, end):
+            if out[k] != "\n":
+                out[k] = " "
     return "".join(out)
 
 
 def strip_comments(text: str) -> str:
-    """TLA+ text without comments (string literals are kept intact)."""
-    text = _strip_block_comments(text)
-    return _LINE_COMMENT.sub("", text)
+    """TLA+ text without comments (string literals are kept intact, and never open one)."""
+    pieces: list[str] = []
+    pos = 0
+    for start, end in comment_spans(text):
+        pieces.append(text[pos:start])
+        pos = end
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def module_header_name(text: str) -> str | None:

@@ -140,3 +140,17 @@ def test_a_grader_error_mentioning_a_model_is_a_failing_verdict_not_a_mode_error
     condition = task.original()
     result = validation.guarded_grade(condition.module_map["M"], condition, "behavior", tools=tools)
     assert not result.passed and result.details["stage"] == "error" and "model module" in str(result.reason)
+
+
+@pytest.mark.parametrize("body", [
+    'A == "(*"\nINSTANCE IOUtils\nB == "*)"',        # a string pair that a naive scanner reads as a comment
+    '\\* (*\nEXTENDS IOUtils',                        # a block opener inside a line comment
+    'M == "\\\\*" EXTENDS IOUtils',                   # a line-comment opener inside a string
+])
+def test_writer_guard_reads_strings_and_comments_as_sany_does(body: str) -> None:
+    assert writer_use([f"---- MODULE A ----\n{body}\n===="]) is not None
+
+
+def test_writer_guard_ignores_names_in_strings_and_comments() -> None:
+    text = '---- MODULE A ----\nEXTENDS Naturals\nX == "IOUtils"\n\\* EXTENDS IOUtils\n(* INSTANCE CSV *)\n===='
+    assert writer_use([text]) is None
