@@ -21,6 +21,7 @@ import select
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -86,6 +87,19 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     proc.wait()
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: on Linux, have the kernel kill the JVM when the thread that
+    started it dies (SIGKILL of the Python parent, the OOM killer, a crashed xdist worker), since
+    the JVM runs in its own session and no signal of the parent reaches it otherwise."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the Python side still kills the group on timeout and interrupt
 
 
 def _jvm_flags() -> list[str]:
@@ -170,7 +184,7 @@ def run_fresh(
     start = time.perf_counter()
     proc = subprocess.Popen(
         command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
     )
     try:
         output, _ = proc.communicate(timeout=timeout)
@@ -178,6 +192,9 @@ def run_fresh(
         _kill_group(proc)
         output = proc.stdout.read() if proc.stdout else b""
         return ToolRun(None, output.decode("utf-8", "replace"), time.perf_counter() - start, True, "fresh")
+    except BaseException:
+        _kill_group(proc)  # Ctrl-C or any other exit: no TLC outlives the run that started it
+        raise
     return ToolRun(proc.returncode, output.decode("utf-8", "replace"), time.perf_counter() - start, False, "fresh")
 
 
@@ -231,9 +248,12 @@ class ToolServer:
         command = [
             str(toolchain.java.path), *_jvm_flags(), "-cp", str(class_dir), SERVER_CLASS, str(toolchain.jar.path),
         ]
+        # An empty folder of its own as the working directory: SANY and TLC resolve modules from the
+        # current folder too, so a module lying where the user happens to run must never be found.
+        self.home = Path(tempfile.mkdtemp(prefix="alias-server-"))
         self.proc = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True,
+            start_new_session=True, cwd=self.home,
         )
         if self._read_line(time.monotonic() + startup_timeout) != "ALIAS-READY":
             self.kill()
@@ -293,6 +313,7 @@ class ToolServer:
 
     def kill(self) -> None:
         _kill_group(self.proc)
+        shutil.rmtree(self.home, ignore_errors=True)
 
     def close(self) -> None:
         """Ask the server to stop (end of input), then make sure it has."""
@@ -302,6 +323,7 @@ class ToolServer:
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             self.kill()
+        shutil.rmtree(self.home, ignore_errors=True)
 
 
 class Launcher:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import os
 import subprocess
 import sys
 import time
@@ -170,3 +171,63 @@ def test_tool_output_is_capped_keeping_its_start_and_end() -> None:
     assert "characters of tool output cut here" in capped
     assert all(line.startswith(("line ", "[ALIAS")) for line in capped.splitlines())  # cut at line ends
     assert cap_output("short") == "short"
+
+
+@pytest.mark.parametrize("mode", ["fresh", "server"])
+def test_a_module_in_the_callers_folder_is_never_found(mode: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Verdicts must not depend on where the user runs: SANY resolves modules from the current folder."""
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "Secret.tla").write_text("---- MODULE Secret ----\nS == 42\n====\n")
+    monkeypatch.chdir(here)
+    tools = TlaTools(cache_dir=tmp_path / "cache", use_cache=False, launcher=mode)
+    if mode == "server" and tools.launcher.kind != "server":
+        pytest.skip(f"no tool server here: {tools.launcher.note}")
+    result = tools.sany(SpecFiles("Out", {"Out": "---- MODULE Out ----\nEXTENDS Secret\nX == S\n====\n"}))
+    assert not result.ok
+
+
+def test_a_jvm_dies_with_the_process_that_started_it(tmp_path: Path) -> None:
+    """SIGKILL of the Python parent (CI cancel, OOM killer) must not leave TLC running (fresh launcher)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal is Linux's")
+    marker = tmp_path / "tmp"  # the child stages its runs here, so the JVM's command line names it
+    marker.mkdir()
+    # Init alone keeps TLC busy for minutes, printing nothing.
+    spec = ("---- MODULE Loop ----\nEXTENDS Naturals\nVARIABLE x\n"
+            "Init == x = 0 /\\ \\A a, b \\in 1..30000 : a + b > 1\nNext == x' = x\n====\n")
+    # One quick run first, so the child's fresh JVM is TLC itself, not the class-archive build.
+    warm = TlaTools(cache_dir=tmp_path / "cache", use_cache=False, launcher="fresh").tlc(counter(CFG), deadlock=False)
+    assert warm.ok
+    script = tmp_path / "child.py"
+    script.write_text(
+        "from pytest_alias.tla.runner import TlaTools\n"
+        "from pytest_alias.tla.specfiles import SpecFiles\n"
+        f"spec = SpecFiles('Loop', {{'Loop': {spec!r}}}, 'INIT Init\\nNEXT Next\\n')\n"
+        f"TlaTools(cache_dir={str(tmp_path / 'cache')!r}, use_cache=False, launcher='fresh').tlc(spec, timeout=300)\n")
+    child = subprocess.Popen([sys.executable, str(script)], env={**os.environ, "TMPDIR": str(marker)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not _jvms_under(marker):
+            time.sleep(0.2)
+        assert _jvms_under(marker), "TLC never started"
+        time.sleep(1)
+        assert _jvms_under(marker), "TLC stopped by itself: the spec no longer keeps it busy"
+    finally:
+        child.kill()
+        child.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _jvms_under(marker):
+        time.sleep(0.2)
+    left = _jvms_under(marker)
+    for pid in left:
+        subprocess.run(["kill", "-9", pid], check=False)
+    assert not left
+
+
+def _jvms_under(folder: Path) -> list[str]:
+    # Only a JVM's command line holds -Djava.io.tmpdir=<its staging folder under the cache>.
+    found = subprocess.run(["pgrep", "-f", f"java.io.tmpdir={folder}"], capture_output=True, text=True)
+    return [pid for pid in found.stdout.split() if pid]
