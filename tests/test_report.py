@@ -53,7 +53,7 @@ def test_task_rates_are_per_task_fractions() -> None:
 
 def test_summary_lines_show_table_and_decrease() -> None:
     text = "\n".join(summary_lines(aggregate(records(), resamples=500)))
-    assert "name" in text and "original" in text and "sign p=" in text and "hidden names" in text
+    assert "name" in text and "original" in text and "sign test p" in text and "hidden names" in text
 
 
 @pytest.mark.parametrize("suffix", [".json", ".csv", ".md", ".html"])
@@ -87,3 +87,23 @@ def test_gates() -> None:
         parse_gate("name.original about 3")
     with pytest.raises(GateError, match="nothing at"):
         parse_gate("name.decrease.nothing<=1").check(agg)
+
+
+def test_gate_units_are_checked() -> None:
+    """A rate is a fraction or a percentage; a decrease is in points; a p value has no unit."""
+    agg = aggregate(records(), resamples=500)
+    assert parse_gate("name.original>=50%").value == pytest.approx(0.5)
+    assert parse_gate("name.original>=50%").check(agg)[0] == parse_gate("name.original>=0.5").check(agg)[0]
+    with pytest.raises(GateError, match="fraction from 0 to 1; write 0.6 or 60%"):
+        parse_gate("parse.original>=60")
+    with pytest.raises(GateError, match="percentage points"):
+        parse_gate("name.decrease.mean<=5%")
+    assert parse_gate("name.decrease.ci_high<=5pt").value == 5
+    with pytest.raises(GateError, match="no unit"):
+        parse_gate("name.decrease.sign_p<=5%")
+
+
+def test_p_values_are_never_printed_as_zero() -> None:
+    from pytest_alias.report.tables import p_value
+
+    assert (p_value(0.00001), p_value(0.0004), p_value(0.031)) == ("p<0.0001", "p=0.0004", "p=0.031")

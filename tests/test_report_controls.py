@@ -115,7 +115,7 @@ def test_a_task_without_cfg_is_left_out_and_counted_failing_under_the_paper_rule
     assert entry["paper_rule_rates"]["original"] == {"mean": 0.75, "tasks": 4}  # the paper's n
     assert entry["decreases"]["random"]["n"] == 3
     header, table = rate_rows(aggregate(rows, resamples=200)["models"]["m"])
-    assert ["name (paper rule: no-cfg tasks fail)", "75.0", "75.0"] in table
+    assert ["name (paper rule: no-cfg tasks fail)", "75.0%", "75.0%"] in table
 
 
 def test_random_and_meaningful_names_get_a_tost_row_in_points() -> None:

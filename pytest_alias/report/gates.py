@@ -5,6 +5,9 @@ pass rate (a fraction, 0–1); ``<grade>.decrease.<field>`` is original − rand
 (``mean``, ``ci_low``, ``ci_high``, ``ci90_low``, ``ci90_high``, ``equivalent`` (1 when the 90%
 interval lies within ±5 points), ``sign_p``, ``now_fail``, ``now_pass``); ``decrease_meaningful``
 compares original and meaningful names. MODEL may be left out when one model ran.
+
+Units are checked: a rate takes ``0.6`` or ``60%`` (``60`` alone is refused, since it would silently
+never hold), a decrease takes points (``5`` or ``5pt``; ``5%`` is refused), counts and p values no unit.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 _GATE = re.compile(r"^\s*(?:(?P<model>[^:\s]+(?::[^:\s]+)*?):(?=[a-z]+\.))?(?P<path>[A-Za-z_][\w.]*)\s*"
-                   r"(?P<op><=|>=|==|!=|<|>)\s*(?P<value>-?\d+(?:\.\d*)?(?:[eE]-?\d+)?)\s*$")
+                   r"(?P<op><=|>=|==|!=|<|>)\s*(?P<value>-?\d+(?:\.\d*)?(?:[eE]-?\d+)?)\s*"
+                   r"(?P<unit>%|pts?|points?)?\s*$")
 _OPS: dict[str, Callable[[float, float], bool]] = {
     "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt, "==": operator.eq, "!=": operator.ne,
 }
@@ -78,4 +82,35 @@ def parse_gate(text: str) -> Gate:
     path = tuple(match.group("path").split("."))
     if path[0] not in ("parse", "name", "behavior"):
         raise GateError(f"gate {text!r}: the path must start with parse, name or behavior")
-    return Gate(text.strip(), match.group("model"), path, match.group("op"), float(match.group("value")))
+    value, unit = float(match.group("value")), match.group("unit")
+    kind = _unit_of(path)
+    if kind == "fraction":
+        if unit is not None and unit.startswith("p"):
+            raise GateError(f"gate {text!r}: {'.'.join(path)} is a pass rate (a fraction, 0–1), not points; "
+                            f"write {value / 100:g} or {value:g}%")
+        if unit == "%":
+            value /= 100
+        elif value > 1:
+            raise GateError(f"gate {text!r}: {'.'.join(path)} is a pass rate, a fraction from 0 to 1; "
+                            f"write {value / 100:g} or {value:g}%")
+    elif kind == "points" and unit == "%":
+        raise GateError(f"gate {text!r}: {'.'.join(path)} is in percentage points (original − renamed); "
+                        f"write {value:g} or {value:g}pt")
+    elif kind == "count" and unit is not None:
+        raise GateError(f"gate {text!r}: {'.'.join(path)} has no unit; write {value:g}")
+    return Gate(text.strip(), match.group("model"), path, match.group("op"), value)
+
+
+#: Decrease fields that are not in points.
+_UNITLESS = frozenset({"sign_p", "now_fail", "now_pass", "equivalent", "n", "tasks", "margin_ok"})
+
+
+def _unit_of(path: tuple[str, ...]) -> str:
+    """``fraction`` (a pass rate), ``points`` (a decrease) or ``count`` (a p value, a count, a flag)."""
+    if path[-1] in _UNITLESS:
+        return "count"
+    if any(part in ("decrease", "decrease_meaningful", "decreases") for part in path):
+        return "points"
+    if len(path) == 2 or "rates" in path:
+        return "fraction"
+    return "count"

@@ -8,7 +8,12 @@ from .aggregate import CONDITION_ORDER
 
 
 def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}"
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def p_value(p: float) -> str:
+    """A p value as a reader expects it: ``p=0.031``, ``p<0.0001`` (never ``p=0.0000``)."""
+    return "p<0.0001" if p < 0.0001 else f"p={p:.4f}" if p < 0.001 else f"p={p:.3f}"
 
 
 def _points(decrease: dict[str, Any] | None) -> str:
@@ -18,15 +23,17 @@ def _points(decrease: dict[str, Any] | None) -> str:
     if "ci90_low" in decrease:  # aggregates written before the equivalence test have no 90% interval
         verdict = "equivalent" if decrease["equivalent"] else "not shown equivalent"
         text += f" 90% [{decrease['ci90_low']:.1f}, {decrease['ci90_high']:.1f}] {verdict} ±{decrease['margin']:g}"
-    return (text + f" n={decrease['n']} fail/pass {decrease['now_fail']}/{decrease['now_pass']} "
-            f"sign p={decrease['sign_p']:.4f}")
+    return (text + f" n={decrease['n']} tasks; rate fell on {decrease['now_fail']}, rose on {decrease['now_pass']} "
+            f"(sign test {p_value(decrease['sign_p'])})")
 
 
 def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Table 1: one row per grade, one column per condition (rates in percent)."""
+    """Table 1: one row per grade, one column per condition (pass rates in percent of samples), each
+    column headed by the number of tasks it averages over (the conditions' task sets may differ)."""
     grades = model_entry["grades"]
     conditions = [c for c in CONDITION_ORDER if any(c in g["rates"] for g in grades.values())]
-    header = ["grade", *conditions]
+    counts = {c: max((g["rates"].get(c, {}).get("tasks", 0) for g in grades.values()), default=0) for c in conditions}
+    header = ["grade (pass rate)", *(f"{c} (n={counts[c]})" if counts[c] else c for c in conditions)]
     rows = []
     for grade, entry in grades.items():
         rows.append([grade, *(_pct(entry["rates"].get(c, {}).get("mean")) for c in conditions)])
@@ -44,7 +51,7 @@ def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 
 def decrease_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Each decrease (original − renamed) with its CI, task counts and sign test, overall and split."""
-    header = ["grade", "renamed", "tasks", "decrease, points [95% CI]"]
+    header = ["grade", "renamed", "tasks", "original − renamed, points [95% CI] (paired over tasks)"]
     rows = []
     for grade, entry in model_entry["grades"].items():
         for renamed, decrease in entry["decreases"].items():

@@ -59,7 +59,7 @@ def test_reference_passes_every_grade_with_summary_and_reports(pytester: pytest.
                  f"--alias-report={report}", f"--alias-report={tmp_path / 'run.csv'}", f"--alias-report={tmp_path / 'run.md'}",
                  f"--alias-report={tmp_path / 'run.html'}")
     assert result.ret == 0, result.stdout.str()
-    result.stdout.fnmatch_lines(["*alias summary*", "*behavior*100.0*100.0*", "*decrease*"])
+    result.stdout.fnmatch_lines(["*alias summary*", "*behavior*100.0*100.0*", "*original − renamed*"])
     data = json.loads(report.read_text())
     assert len(data["records"]) == len(SMALL) * 2  # the task without a cfg gets the parse grade only
     assert data["aggregate"]["models"]["reference"]["grades"]["behavior"]["rates"]["original"]["tasks"] == len(SMALL) - 1
@@ -156,7 +156,7 @@ def test_covered_auto_adds_the_behavior_grades_covered_tasks(pytester: pytest.Py
     covered = json.loads(report.read_text())["aggregate"]["models"]["reference"]["grades"]["behavior"]["covered"]
     assert covered["tasks"] == len(SMALL) - 1  # the task without a cfg cannot be covered
     assert covered["decreases"]["random"]["n"] == len(SMALL) - 1
-    result.stdout.fnmatch_lines([f"*behavior (covered tasks)*100.0 (n={len(SMALL) - 1})*",
+    result.stdout.fnmatch_lines([f"*behavior (covered tasks)*100.0% (n={len(SMALL) - 1})*",
                                  "*behavior*random*covered tasks*+0.0*"])
     bad = run(pytester, small_suite, cache_dir, "--alias-model=reference", f"--alias-covered={tmp_path / 'no.json'}")
     assert bad.ret == 4
