@@ -165,30 +165,15 @@ class Settings:
     def prepared_conditions(self, kinds: tuple[str, ...] | None = None, *, live: bool = False) -> list[tuple[Any, Any]]:
         """``(task, [(condition or None, skip reason), …])`` per task of the suite, sorted by id, for
         ``kinds`` (this run's conditions by default), from the condition cache or built and stored."""
-        from .progress import Progress
+        from .cir.prepared import prepare_all
         from .tasks.suites import SuiteError, load_suite
 
         try:
             tasks = sorted(load_suite(self.suite), key=lambda task: task.id)
         except SuiteError as exc:
             raise ValueError(str(exc)) from None
-        cache = self.condition_cache()
-        prepared = []
-        progress: Progress | None = None
-        try:
-            for done, task in enumerate(tasks, start=1):
-                prepared.append((task, cache.prepare(task, kinds or self.conditions, seed=self.seed,
-                                                     meaningful_maps=self.meaningful_maps,
-                                                     tools=lambda: self.tools)))
-                if progress is None and cache.built:
-                    progress = Progress("preparing conditions", len(tasks), unit="task", live=live)
-                    progress.update(done - 1)
-                if progress is not None:
-                    progress.update(1, built=cache.built)
-        finally:
-            if progress is not None:
-                progress.close()
-        return prepared
+        return prepare_all(self.condition_cache(), tasks, kinds or self.conditions, seed=self.seed,
+                           meaningful_maps=self.meaningful_maps, tools=lambda: self.tools, live=live)
 
     def _model_options(self, spec: str) -> dict[str, Any]:
         return {"lora": self.lora} if self.lora and spec.startswith("hf:") else {}

@@ -92,32 +92,42 @@ def _machine_dependent(reason: str) -> bool:
     return any(word in lowered for word in ("timeout", "time limit", "timed out", "crash", "heap", "memory"))
 
 
-def verify_renamed(tasks: list[Task], seed: int, *, tools: Any = None, live: bool | None = None) -> dict[str, str | None]:
-    """Why each task's random renaming with ``seed`` fails SANY/TLC re-verification (None: verified).
-
-    Reads the condition cache a run or ``tla-alias build`` filled and builds (and stores) only what
-    it lacks, with a progress line once something has to be built.
-    """
-    import sys
-
+def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...] | list[str], *, seed: int,
+                meaningful_maps: Mapping[str, Mapping[str, str]] | None, tools: Callable[[], Any],
+                live: bool, description: str = "preparing conditions") -> list[tuple[Task, list[Prepared]]]:
+    """Each task with its prepared ``kinds``, read from ``cache`` or built; a progress line appears
+    once something has to be built, so a fully cached run stays silent."""
     from ..progress import Progress
-    from ..tla.runner import default_tools
 
-    own = tools or default_tools()
-    cache = ConditionCache(own.cache_dir, own.toolchain.jar.sha256)
-    failures: dict[str, str | None] = {}
+    prepared: list[tuple[Task, list[Prepared]]] = []
     progress: Progress | None = None
     try:
         for done, task in enumerate(tasks, start=1):
-            [(_, reason)] = cache.prepare(task, ["random"], seed=seed, meaningful_maps=None, tools=lambda: own)
-            failures[task.id] = reason
+            prepared.append((task, cache.prepare(task, kinds, seed=seed, meaningful_maps=meaningful_maps,
+                                                 tools=tools)))
             if progress is None and cache.built:
-                progress = Progress("verifying renamed copies", len(tasks), unit="task",
-                                    live=sys.stderr.isatty() if live is None else live)
+                progress = Progress(description, len(tasks), unit="task", live=live)
                 progress.update(done - 1)
             if progress is not None:
                 progress.update(1, built=cache.built)
     finally:
         if progress is not None:
             progress.close()
-    return failures
+    return prepared
+
+
+def verify_renamed(tasks: list[Task], seed: int, *, tools: Any = None, live: bool | None = None) -> dict[str, str | None]:
+    """Why each task's random renaming with ``seed`` fails SANY/TLC re-verification (None: verified).
+
+    Reads the condition cache a run or ``tla-alias build`` filled and builds (and stores) only what
+    it lacks.
+    """
+    import sys
+
+    from ..tla.runner import default_tools
+
+    own = tools or default_tools()
+    cache = ConditionCache(own.cache_dir, own.toolchain.jar.sha256)
+    prepared = prepare_all(cache, tasks, ["random"], seed=seed, meaningful_maps=None, tools=lambda: own,
+                           live=sys.stderr.isatty() if live is None else live, description="verifying renamed copies")
+    return {task.id: conditions[0][1] for task, conditions in prepared}

@@ -45,7 +45,7 @@ def test_collect_only_ids_and_k_selection(pytester: pytest.Pytester, small_suite
     parts = [tuple(item.rsplit("-", 2)) for item in ids]  # (task, condition, sample)
     assert parts == sorted(parts)  # sorted collection; the same order on a second run, asserted below
     again = run(pytester, small_suite, cache_dir, "--alias-model=reference", "--alias-samples=2", "--collect-only", "-q")
-    assert [line for line in again.stdout.lines if "test_tla[" in line] == [l for l in result.stdout.lines if "test_tla[" in l]
+    assert [line for line in again.stdout.lines if "test_tla[" in line] == [line for line in result.stdout.lines if "test_tla[" in line]
     selected = run(pytester, small_suite, cache_dir, "--alias-model=reference", "--alias-samples=2", "--collect-only", "-q",
                    "-k", "barrier and random")
     assert [line for line in selected.stdout.lines if "test_tla[" in line] == [

@@ -190,7 +190,7 @@ def _run_in_pty(args: list[str], cwd: Path) -> str:
 def test_progress_is_live_on_a_terminal_and_plain_lines_under_q(small_suite: Path, tmp_path: Path) -> None:
     args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--alias-suite={small_suite}",
             f"--alias-cache-dir={tmp_path / 'cache'}", "--alias-samples=2", "--alias-grade=parse", "--alias-no-fail",
-            "--alias-store=off", f"--alias-model=fake:slow?delay=0.05&batch_size=2"]
+            "--alias-store=off", "--alias-model=fake:slow?delay=0.05&batch_size=2"]
     live = _run_in_pty(args, tmp_path)
     assert "generating fake:slow" in live and "16/16" in live, live
     assert "sample/s" in live or "s/sample" in live  # tqdm's rate: a live bar, not plain lines

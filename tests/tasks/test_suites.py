@@ -244,8 +244,9 @@ def test_examples_missing_files_are_skipped(tmp_path: Path) -> None:
     write(spec / "sub" / "MC.cfg", "INIT Init\nNEXT Next\n")
     write(spec / "Lib.tla", module("Lib", "Id(a) == a\n"))
     write(spec / "Gen.tla", module("Gen"))
-    models = lambda *items: [dict(path=f"specifications/Toy/{p}", mode=m, result=r, distinctStates=1, totalStates=2)
-                             for p, m, r in items]
+    def models(*items: tuple[str, str, str]) -> list[dict[str, object]]:
+        return [dict(path=f"specifications/Toy/{p}", mode=m, result=r, distinctStates=1, totalStates=2)
+                for p, m, r in items]
     write(spec / "manifest.json", json.dumps({"sources": [], "authors": ["A"], "tags": ["beginner"], "modules": [
         {"path": "specifications/Toy/sub/MC.tla", "features": [], "models": models(("sub/MC.cfg", "exhaustive search", "success"))},
         {"path": "specifications/Toy/Toy.tla", "features": ["pluscal"], "models": models(("Gone.cfg", "exhaustive search", "success"))},
