@@ -148,7 +148,7 @@ def cmd_rename(args: argparse.Namespace) -> int:
             raise UserError(f"{args.description}: no such description file")
         description = args.description.read_text(encoding="utf-8")
     modules = {spec.main: spec.modules[spec.main], **{k: v for k, v in spec.modules.items() if k != spec.main}}
-    task = Task(spec.main, description, modules, spec.cfg)
+    task = Task(spec.main, description, tuple(modules.items()), spec.cfg)
     tools = _tools(args) if args.verify else None
     if args.map is not None:
         renamed = meaningful_condition(task, _read_map(args.map), tools=tools, verify=args.verify)
@@ -217,7 +217,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     from .tasks.suites import load_suite_report
 
     report = load_suite_report(args.suite, description_kind=args.description_kind, ids=args.ids)
-    rows = [{
+    rows: list[dict[str, Any]] = [{
         "id": task.id,
         "main": task.main,
         "source": task.source,
@@ -276,7 +276,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise UserError(f"{args.output}: cannot read ({exc.strerror})") from None
     modules = {reference.main: reference.modules[reference.main],
                **{k: v for k, v in reference.modules.items() if k != reference.main}}
-    condition = Task(reference.main, "", modules, reference.cfg).original()
+    condition = Task(reference.main, "", tuple(modules.items()), reference.cfg).original()
     tools = _tools(args)
     before = tools.launches["tlc"]
     try:

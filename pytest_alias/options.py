@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 #: The closed vocabularies of the run (also used by the command line and the settings).
 GRADE_CHOICES = ("parse", "name", "behavior", "all")
@@ -94,8 +94,8 @@ class Option:
         return "alias_" + self.name.replace("-", "_")
 
     @property
-    def ini_type(self) -> str:
-        return {"list": "linelist", "flag": "bool"}.get(self.kind, "string")
+    def ini_type(self) -> Literal["linelist", "bool", "string"]:
+        return "linelist" if self.kind == "list" else "bool" if self.kind == "flag" else "string"
 
     def argparse_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"dest": self.dest, "default": None, "help": self.help}

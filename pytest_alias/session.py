@@ -14,7 +14,7 @@ import platform
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -245,7 +245,7 @@ class AliasSession:
             return
         for name, value in report.user_properties:
             if name == RECORD_PROPERTY:
-                record = json.loads(value)
+                record = json.loads(cast(str, value))  # plugin.py stores the record as JSON text
                 self.records[record["id"]] = record  # keyed by case id, never by nodeid
 
     def sorted_records(self) -> list[dict[str, Any]]:

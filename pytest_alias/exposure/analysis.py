@@ -280,8 +280,8 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
         if present != set(HALVES):
             analysis.missing.append(f"{title}: no model trained on half {', '.join(sorted(set(HALVES) - present))}")
             continue
-        common = {"split": split, "slots": halves, "arm": arm, "family": family, "renamed": renamed,
-                  "resamples": resamples, "seed": seed}
+        common: dict[str, Any] = {"split": split, "slots": halves, "arm": arm, "family": family,
+                                  "renamed": renamed, "resamples": resamples, "seed": seed}
         group_records = _relabelled(records, slots, group)
         group_likelihoods = _relabelled(likelihoods, slots, group)
         before = len(analysis.effects)

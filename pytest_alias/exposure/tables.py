@@ -137,7 +137,9 @@ def _forest_png(effects: list[Effects]) -> str | None:
             for name, title in parts:
                 part = getattr(e.result, name)
                 labels.append(f"{e.label} ({e.title}): {title}")
-                means.append(part.mean); lows.append(part.ci_low); highs.append(part.ci_high)
+                means.append(part.mean)
+                lows.append(part.ci_low)
+                highs.append(part.ci_high)
         positions = list(range(len(labels)))[::-1]
         axis.errorbar(means, positions, xerr=[[m - lo for m, lo in zip(means, lows)], [h - m for m, h in zip(means, highs)]],
                       fmt="o", color="black", capsize=3)

@@ -189,6 +189,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
         free = unconstrained_variables(staging.spec.modules, gen_main, formula, gen_decl.variables)
         if free:
             details["stage"] = "spec"
+            assert formula.subscript is not None  # unconstrained_variables finds none without a subscript
             return verdict(False, f"the output's spec formula {formula.name} has subscript {formula.subscript.strip()}, "
                                   f"which leaves {', '.join(free)} free: a step that keeps the subscript may change "
                                   f"{'it' if len(free) == 1 else 'them'} arbitrarily (TLC, which runs only Next, "
@@ -220,6 +221,7 @@ def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, t
     """Appendix I after the paper search failed on a reference with control labels: compare the two
     state graphs on the data variables (see :func:`.extended.on_data_variables`)."""
     ref_graph, why = reference_graph(tools, inputs.condition, inputs.ref_cfg, timeout)
+    constants: tuple[tuple[str, str], ...]
     gen_graph, constants = None, ()
     if ref_graph is not None:
         gen_graph, constants, why = output_graph(tools, inputs, timeout)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, cast
 
 from ..tasks.model import Condition
 from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, render_cfg
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
-from ..tla.values import Function, ModelValue, Value, format_value, parse_value
+from ..tla.values import Function, ModelValue, format_value, parse_value
 from .mapping import Declared, extended_syntaxes
 
 _TAG = "AliasEvalBindings"
@@ -78,7 +78,7 @@ def reference_bindings(tools: TlaTools, condition: Condition, cfg: Cfg, ref_decl
     values: dict[str, str] = {}
     skipped: dict[str, str] = {}
     needs_tlc = False
-    for name, value in zip(names, parsed[1]):  # type: ignore[index]
+    for name, value in zip(names, cast(tuple, parsed)[1]):  # TLC printed <<tag, <<values>>>>
         if any(isinstance(part, ModelValue) for part in _parts(value)):
             skipped[name] = "its value holds model values, which a TLA+ expression cannot name"
             continue

@@ -283,6 +283,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
         return verdict(passed, reason)
 
     details["graphs"] = {"reference": _sizes(ref_graph)}
+    reason: str | None  # why a check failed (None: it passed)
     if len(inputs.ref_decl.variables) != len(inputs.gen_decl.variables):
         details["stage"] = "mapping"
         reason = (f"output declares {len(inputs.gen_decl.variables)} variable(s), the reference "

@@ -77,7 +77,7 @@ def translate(value: Value, atom_map: Mapping[Value, Value]) -> Value:
         return frozenset(translate(v, atom_map) for v in value)
     if isinstance(value, (Record, Function)):
         # Keys are renamed as labels only: the TRUE/FALSE <-> 1/0 encoding is about stored values.
-        key_map = {a: b for a, b in atom_map.items() if isinstance(a, str)}
+        key_map: dict[Value, Value] = {a: b for a, b in atom_map.items() if isinstance(a, str)}
         return make_function({translate(k, key_map): translate(v, atom_map) for k, v in value.items()})
     return value
 

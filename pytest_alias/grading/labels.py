@@ -25,7 +25,6 @@ from typing import Hashable, Iterator, Mapping, Sequence
 
 from ..tla.graph import StateGraph
 from ..tla.specfiles import strip_comments
-from ..tla.syntax import parse_module
 from ..tla.values import Value, format_value
 from .mapping import extended_syntaxes
 

@@ -344,7 +344,7 @@ def generate_mutants(modules: Mapping[str, str], main: str, cfg_text: str | None
     """
     from .mapping import extended_syntaxes
 
-    names = [main] + [s.name for s in extended_syntaxes(modules, main)[1:] if s.name in modules]
+    names = [main] + [s.name for s in extended_syntaxes(modules, main)[1:] if s.name is not None and s.name in modules]
     for name in names:
         data = modules[name].encode("utf-8")
         edits = _edits(data, cfg_text)

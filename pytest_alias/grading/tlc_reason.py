@@ -112,10 +112,10 @@ def tlc_reason(result: TlcResult, binding: CfgBinding, timeout: float) -> str | 
         name = result.violated or "an invariant"
         return f"invariant {name}{_stand_in(name, binding)} is violated: {trace_summary(result)}"
     if status == "property_violation":
-        name = result.violated
+        violated = result.violated
         # TLC names no property when a temporal property fails: list the ones the cfg checks.
         checked = _properties(binding)
-        what = (f"property {name}{_stand_in(name, binding)}" if name
+        what = (f"property {violated}{_stand_in(violated, binding)}" if violated
                 else f"property {checked[0]}{_stand_in(checked[0], binding)}" if len(checked) == 1
                 else f"one of the properties {_listed(checked)}" if checked
                 else "a temporal property")

@@ -288,6 +288,7 @@ def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "pap
     excluded = behavior_exclusion(task)  # no cfg, random values, or a fixture of the TLA+ tools
     if excluded is not None:
         return TaskValidation(task.id, False, (), {"eligible": excluded})
+    assert task.cfg is not None  # behavior_exclusion excludes a task without one
     try:
         if max_states is not None:
             distinct = reference_distinct(task.module_map, task.main, task.cfg, own, timeout)

@@ -128,7 +128,7 @@ class AnthropicBatches:
         except anthropic.NotFoundError as error:
             raise BatchGone(batch_id) from error
         for line in lines:
-            item = line.to_dict(mode="json")
+            item: dict[str, Any] = line.to_dict(mode="json")
             cid = item.get("custom_id")
             if cid not in wanted:
                 continue
@@ -137,8 +137,8 @@ class AnthropicBatches:
             if kind == "succeeded":
                 out[cid] = ItemResult(cid, raw=item)
             else:
-                error = (result.get("error") or {}).get("error") or {}
-                detail = f": {error.get('type')}: {error.get('message')}" if error else ""
+                failure = (result.get("error") or {}).get("error") or {}
+                detail = f": {failure.get('type')}: {failure.get('message')}" if failure else ""
                 out[cid] = ItemResult(cid, error=f"{kind}{detail}")
         return out
 

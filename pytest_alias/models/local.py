@@ -25,7 +25,7 @@ import importlib.util
 import json
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from .base import DecodingParams, Generation, GenerationRequest
 from .local_likelihood import MAX_SCORED_TOKENS, TokenScores, score_batch
@@ -118,8 +118,9 @@ class LocalModel:
         self.adapter_hash = adapter_hash(Path(self.lora)) if self.lora else None
         trained = adapter_training(self.lora)
         #: Which split, half and arm the adapter was trained on (from training.json), for the exposure analysis.
-        self.exposure = ({**{key: trained[key] for key in ("split", "half", "arm") if key in trained},
-                          "base": trained.get("base_spec", "")} if trained.get("half") else None)
+        self.exposure: dict[str, Any] | None = (
+            {**{key: trained[key] for key in ("split", "half", "arm") if key in trained},
+             "base": trained.get("base_spec", "")} if trained.get("half") else None)
         self.identity = self._identity(label)
         self._load_tokenizer(device, dtype, threads)
 
@@ -162,7 +163,7 @@ class LocalModel:
             chosen = getattr(torch, self._dtype) if self._dtype != "auto" else torch.float32
             if self._dtype == "auto" and self.device.type == "cuda":
                 chosen = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-            model = AutoModelForCausalLM.from_pretrained(self.path, dtype=chosen, **self._where)
+            model: Any = AutoModelForCausalLM.from_pretrained(self.path, dtype=chosen, **self._where)
             if self.lora:
                 from peft import PeftModel
 
@@ -185,7 +186,7 @@ class LocalModel:
         if self.prompt_style != "chat":
             return prompt
         messages = [{"role": "user", "content": prompt}]
-        return self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        return cast(str, self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False))
 
     # ------------------------------------------------------------------ generation
 
@@ -199,6 +200,7 @@ class LocalModel:
 
     def _settings(self, params: DecodingParams) -> tuple[float, float, int, tuple[str, ...]]:
         d = self.defaults
+        assert d.temperature is not None and d.top_p is not None and d.max_new_tokens is not None  # set in __init__
         temperature = params.temperature if params.temperature is not None else d.temperature
         top_p = params.top_p if params.top_p is not None else d.top_p
         limit = params.max_new_tokens if params.max_new_tokens is not None else d.max_new_tokens
@@ -235,7 +237,7 @@ class LocalModel:
         produced = next((i for i, token in enumerate(new_ids) if token in ends), None)
         ended = produced is not None  # an end-of-sequence token, or padding after the stop criteria fired
         kept = new_ids if produced is None else new_ids[:produced]
-        text, cut = cut_text(prefix + self.tokenizer.decode(kept, skip_special_tokens=True), stops)
+        text, cut = cut_text(prefix + cast(str, self.tokenizer.decode(kept, skip_special_tokens=True)), stops)
         truncated = not cut and not ended and len(kept) >= limit
         return Generation(text=text, model=self.identity, finish_reason="length" if truncated else "stop",
                           truncated=truncated, seconds=seconds, raw=raw, prefix=prefix,

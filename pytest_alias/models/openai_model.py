@@ -11,7 +11,7 @@ or ``ALIAS_API_BATCH=0``) calls the endpoint directly. The key comes only from `
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 try:
     import openai
@@ -27,7 +27,7 @@ from .base import DecodingParams, GenerationRequest
 #: What ``gpt-5`` means (the model of appendix A).
 GPT5_MODEL = "gpt-5"
 
-ENDPOINT = "/v1/chat/completions"
+ENDPOINT: Final = "/v1/chat/completions"
 
 #: List prices in dollars per million input/output tokens (openai.com, 2025–26): estimates only,
 #: overridable with the ``price`` option. Batch costs are halved (``batch_discount``).

@@ -10,7 +10,7 @@ in percentage points, rates in fractions. The split by hidden names uses the ori
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .. import stats
 
@@ -19,7 +19,7 @@ GRADE_ORDER = ("parse", "name", "behavior")
 CONDITION_ORDER = ("original", "random", "meaningful")
 
 
-def task_rates(records: Iterable[dict[str, Any]], model: str, grade: str, condition: str, *,
+def task_rates(records: Iterable[Mapping[str, Any]], model: str, grade: str, condition: str, *,
                paper_rule: bool = False) -> dict[str, float]:
     """Task → fraction of its samples that pass ``grade`` in ``condition`` (only tasks with samples).
 

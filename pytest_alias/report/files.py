@@ -15,7 +15,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .aggregate import task_rates
 from .tables import decrease_rows, rate_rows, render_markdown
@@ -23,7 +23,7 @@ from .tables import decrease_rows, rate_rows, render_markdown
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
 
 
-def atomic_write(path: Path, write: Callable[[io.TextIOBase], None]) -> None:
+def atomic_write(path: Path, write: Callable[[io.TextIOBase], object]) -> None:
     """Write a text file through ``write(handle)`` on a temporary file, then ``os.replace``: readers see
     the old file or the whole new one, and an interrupted write leaves nothing behind."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -89,7 +89,7 @@ def figure_png(figure: Any) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _plots(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[tuple[str, str]]:
+def _plots(records: Sequence[dict[str, Any]], aggregate: dict[str, Any]) -> list[tuple[str, str]]:
     """(title, base64 PNG) pairs: a forest plot of decreases and a per-task heatmap per model."""
     import matplotlib
 
@@ -103,11 +103,13 @@ def _plots(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[tup
             for renamed, decrease in grade_entry["decreases"].items():
                 if decrease:
                     labels.append(f"{grade} ({renamed})")
-                    means.append(decrease["mean"]); lows.append(decrease["ci_low"]); highs.append(decrease["ci_high"])
+                    means.append(decrease["mean"])
+                    lows.append(decrease["ci_low"])
+                    highs.append(decrease["ci_high"])
         if labels:
             figure, axis = plt.subplots(figsize=(6, 0.5 + 0.45 * len(labels)))
             positions = list(range(len(labels)))[::-1]
-            axis.errorbar(means, positions, xerr=[[m - l for m, l in zip(means, lows)], [h - m for m, h in zip(means, highs)]],
+            axis.errorbar(means, positions, xerr=[[m - low for m, low in zip(means, lows)], [h - m for m, h in zip(means, highs)]],
                           fmt="o", color="black", capsize=3)
             axis.axvline(0, color="grey", linewidth=0.8)
             axis.set_yticks(positions, labels)
@@ -154,7 +156,7 @@ def html_table(header: list[str], rows: list[list[Any]], caption: str = "") -> s
             + "</table>")
 
 
-def plot_images(records: list[dict[str, Any]], aggregate: dict[str, Any]) -> list[str]:
+def plot_images(records: Sequence[dict[str, Any]], aggregate: dict[str, Any]) -> list[str]:
     """The plots as HTML (title and inline PNG), or one line saying matplotlib is missing."""
     try:
         images = _plots(records, aggregate)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
+from operator import methodcaller
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -250,6 +251,6 @@ def write_paper_report(report: PaperReport, records: Sequence[dict[str, Any]], o
                            "exposure_markdown": report.exposure_markdown, "notes": report.notes}, indent=2)
     page = render_html_report(report, records)
     for name, text in (("report.md", markdown), ("report.json", document), ("report.html", page)):
-        atomic_write(out / name, lambda handle, text=text: handle.write(text))
+        atomic_write(out / name, methodcaller("write", text))  # handle.write(text), with this text bound now
         written.append(out / name)
     return written

@@ -114,7 +114,7 @@ def _examples_task(root: Path, spec_dir: Path, manifest: Mapping[str, Any], entr
     return Task(
         id=task_id,
         description=description,
-        modules=modules,
+        modules=tuple(modules.items()),
         cfg=cfg_text,
         source=module_rel,
         license=_examples_license(spec_dir, manifest),

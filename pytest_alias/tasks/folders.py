@@ -88,7 +88,7 @@ def load_task_folder(path: str | Path) -> Task:
     return Task(
         id=task_id,
         description=read_text(description_path).strip(),
-        modules=ordered,
+        modules=tuple(ordered.items()),
         cfg=cfg_text,
         source=_string(data, "source", toml_path, ""),
         license=_string(data, "license", toml_path, ""),

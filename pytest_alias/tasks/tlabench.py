@@ -154,7 +154,7 @@ def _tlabench_task(root: Path, spec_id: str, paths: list[Path], row: Mapping[str
     return Task(
         id=spec_id,
         description=description,
-        modules=modules,
+        modules=tuple(modules.items()),
         cfg=cfg_text,
         source=f"{repo}:{source_path}" if repo and source_path else rel,
         license=str(row.get("license") or (f"upstream licence of {repo}" if repo else "see the TLA+-Bench release")),

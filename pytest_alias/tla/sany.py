@@ -16,6 +16,11 @@ _AT_LINE = re.compile(r"at line (\d+), column (\d+)")
 _COUNT_HEADER = re.compile(r"^\*\*\* (Errors|Warnings|Abort messages): \d+\s*$")
 
 
+def _line_column(at: re.Match[str] | None) -> tuple[int | None, int | None]:
+    """The line and column of an ``_AT_LINE`` match, or (None, None) without one."""
+    return (int(at.group(1)), int(at.group(2))) if at else (None, None)
+
+
 @dataclass(frozen=True)
 class SanyError:
     """One error SANY reported: kind (parse/lexical/semantic/fatal), message, and where, when known."""
@@ -120,10 +125,10 @@ def parse_sany_output(output: str, exit_code: int | None, main: str) -> tuple[bo
             detail = [text.strip() for text in lines[number + 1 : number + 4] if text.strip()]
             at = _AT_LINE.search(" ".join(detail))
             message = " ".join(text for text in detail if not text.startswith("Residual stack trace"))
-            errors.append(SanyError("parse", message, *(int(g) for g in at.groups()) if at else (None, None), main))
+            errors.append(SanyError("parse", message, *_line_column(at), main))
         elif line.startswith("Lexical error"):
             at = _AT_LINE.search(line)
-            errors.append(SanyError("lexical", line.strip(), *(int(g) for g in at.groups()) if at else (None, None), main))
+            errors.append(SanyError("lexical", line.strip(), *_line_column(at), main))
         elif line.startswith("File does not exist:") or line.startswith("Cannot find source file"):
             errors.append(SanyError("fatal", line.strip()))
     processed = re.search(rf"^Semantic processing of module {re.escape(main)}\s*$", output, re.M) is not None

@@ -96,8 +96,7 @@ def imported_modules(text: str) -> list[str]:
     for match in _EXTENDS.finditer(code):
         names.extend(_WORD.findall(match.group(1)))
     names.extend(match.group(1) for match in _INSTANCE.finditer(code))
-    seen: set[str] = set()
-    return [name for name in names if not (name in seen or seen.add(name))]
+    return list(dict.fromkeys(names))  # unique, in order of first appearance
 
 
 @dataclass(frozen=True)

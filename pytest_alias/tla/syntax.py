@@ -48,7 +48,7 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterator, Literal, NamedTuple, Optional
+from typing import Callable, Iterator, Literal, NamedTuple, Optional, cast
 
 import tree_sitter
 import tree_sitter_tlaplus
@@ -82,6 +82,8 @@ __all__ = [
 
 Span = tuple[int, int]
 Role = Literal["define", "bind", "reference", "module", "field", "label"]
+DefinitionKind = Literal["operator", "function", "instance", "theorem", "assumption"]
+ScopeKind = Literal["module", "let", "proof", "pluscal"]
 
 # --------------------------------------------------------------------------
 # Reserved words and standard modules
@@ -405,11 +407,11 @@ class Definition:
     span: Span
     line: int
     column: int
-    kind: Literal["operator", "function", "instance", "theorem", "assumption"]
+    kind: DefinitionKind
     parameters: tuple[str, ...] = ()
     is_local: bool = False
     is_recursive: bool = False
-    scope: Literal["module", "let", "proof", "pluscal"] = "module"
+    scope: ScopeKind = "module"
     parent: Optional[int] = None
     extent: Span = (0, 0)
 
@@ -440,7 +442,7 @@ class Instance:
     parameters: tuple[str, ...] = ()
     substitutions: tuple[Substitution, ...] = ()
     is_local: bool = False
-    scope: Literal["module", "let", "proof", "pluscal"] = "module"
+    scope: ScopeKind = "module"
     extent: Span = (0, 0)
 
 
@@ -1029,8 +1031,8 @@ class _Builder:
             name, span = "", (node.start_byte, node.start_byte)
         line, col = self.lines(span[0])
         defs = ctx.module.definitions
-        defs.append(Definition(name, span, line, col, kind, params, is_local, False,
-                               scope_kind, ctx.def_index if scope_kind != "module" else None,
+        defs.append(Definition(name, span, line, col, cast(DefinitionKind, kind), params, is_local, False,
+                               cast(ScopeKind, scope_kind), ctx.def_index if scope_kind != "module" else None,
                                (node.start_byte, node.end_byte)))
         return len(defs) - 1
 
@@ -1039,11 +1041,12 @@ class _Builder:
         """Register the names a unit defines in ``scope`` and queue its body."""
         t = node.type
         acc = ctx.module
+        name_node: _Node | None
         if t == "local_definition":
             for child in node.named_children:
                 self._unit(child, scope, ctx, scope_kind, is_local=True)
         elif t in ("constant_declaration", "variable_declaration"):
-            kind = "constant" if t == "constant_declaration" else "variable"
+            kind: Literal["constant", "variable"] = "constant" if t == "constant_declaration" else "variable"
             target = acc.constants if kind == "constant" else acc.variables
             for child in node.named_children:
                 name_node, arity = child, 0
@@ -1184,7 +1187,7 @@ class _Builder:
         params: list[str] = []
         for fname, child in _fields(node):
             if fname == "parameter":
-                pn = child
+                pn: _Node | None = child
                 if child.type == "operator_declaration":
                     pn = child.child_by_field_name("name")
                 if pn is not None:
@@ -1250,7 +1253,7 @@ class _Builder:
             module, (module_node.start_byte, module_node.end_byte),
             self._text(name_node) if name_node is not None else None,
             (name_node.start_byte, name_node.end_byte) if name_node is not None else None,
-            params, tuple(subs), is_local, scope_kind, (node.start_byte, node.end_byte)))
+            params, tuple(subs), is_local, cast(ScopeKind, scope_kind), (node.start_byte, node.end_byte)))
         return module
 
     # ---- expressions -----------------------------------------------------
@@ -1749,8 +1752,8 @@ def _assemble(acc: _ModuleAcc, builder: _Builder, frozen: dict[int, Occurrence],
     new_index = {old: new for new, old in enumerate(order)}
     definitions = tuple(
         _replace(acc.definitions[i],
-                 parent=None if acc.definitions[i].parent is None
-                 else new_index[acc.definitions[i].parent])
+                 parent=None if (parent := acc.definitions[i].parent) is None
+                 else new_index[parent])
         for i in order)
     return ModuleSyntax(
         name=acc.name,
