@@ -67,8 +67,9 @@ class ConditionCache:
                 continue
             key = condition_key(task, kind, seed, proposed, self.jar)
             entry = self.cache.get(key)
-            if entry is not None and "condition" in entry:
-                prepared.append((condition_from_dict(entry["condition"]), entry.get("skip_reason")))
+            cached = _cached_condition(entry)
+            if cached is not None:
+                prepared.append(cached)
                 continue
             renamed = (random_condition(task, seed, tools=tools()) if kind == "random"
                        else meaningful_condition(task, dict(proposed or {}), tools=tools()))
@@ -84,6 +85,18 @@ class ConditionCache:
             key = condition_key(task, renamed.condition.kind, seed, proposed, self.jar)
             self.cache.put(key, {"condition": renamed.condition.to_dict(), "skip_reason": reason})
         return renamed.condition, reason
+
+
+def _cached_condition(entry: Mapping[str, Any] | None) -> Prepared | None:
+    """The condition a cache entry holds, or None for a miss: a damaged or wrong-shaped entry (valid
+    JSON, say ``{}`` or a condition without modules) is rebuilt, never an error at collection."""
+    if not isinstance(entry, Mapping) or not isinstance(entry.get("condition"), Mapping):
+        return None
+    reason = entry.get("skip_reason")
+    try:
+        return condition_from_dict(entry["condition"]), (str(reason) if reason is not None else None)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def _machine_dependent(reason: str) -> bool:

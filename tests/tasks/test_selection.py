@@ -110,3 +110,18 @@ def test_bad_set_requests_are_one_line_errors(tmp_path: Path) -> None:
         load_suite(f"tlabench:{root}?set=best")
     with pytest.raises(SuiteError, match=r"task set \(#test\) applies only to tlabench"):
         load_suite(f"examples:{root}#test")
+
+
+@pytest.mark.parametrize("entry", [{}, {"condition": {}}, {"condition": {"task": "1", "modules": 3}}, {"condition": []}])
+def test_a_wrong_shaped_condition_cache_entry_is_rebuilt(tmp_path: Path, entry: dict) -> None:
+    """Valid JSON of the wrong shape in the condition cache is a miss, never an error at collection."""
+    from pytest_alias.cir.prepared import ConditionCache, condition_key
+    from pytest_alias.tla.runner import default_tools
+
+    root = _release(tmp_path / "tb", {"1": ("Counter", COUNTER, CFG, SYSTEM)})
+    task = load_suite(f"tlabench:{root}")[0]
+    tools = default_tools()
+    cache = ConditionCache(tmp_path / "cache", tools.toolchain.jar.sha256)
+    cache.cache.put(condition_key(task, "random", 0, None, tools.toolchain.jar.sha256), entry)
+    [(condition, reason)] = cache.prepare(task, ["random"], seed=0, meaningful_maps=None, tools=lambda: tools)
+    assert condition is not None and reason is None and cache.built == 1
