@@ -239,14 +239,23 @@ class AliasSession:
         self.messages: list[str] = []
         self.failures: list[str] = []  # violated gates and reports that could not be written: the session fails
         self.exposure_lines: list[str] = []
+        self.lost: set[str] = set()  # alias items that ended without a record
+        self.interrupted = False
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.when != "call":
-            return
-        for name, value in report.user_properties:
-            if name == RECORD_PROPERTY:
-                record = json.loads(cast(str, value))  # plugin.py stores the record as JSON text
-                self.records[record["id"]] = record  # keyed by case id, never by nodeid
+        recorded = False
+        if report.when == "call":
+            for name, value in report.user_properties:
+                if name == RECORD_PROPERTY:
+                    record = json.loads(cast(str, value))  # plugin.py stores the record as JSON text
+                    self.records[record["id"]] = record  # keyed by case id, never by nodeid
+                    recorded = True
+        if recorded:
+            self.lost.discard(report.nodeid)
+        elif report.failed and ("alias" in report.keywords or "::test_tla[" in report.nodeid):
+            # An alias item that failed without a record (a crashed xdist worker, whose report carries
+            # no keywords, or an error before grading): the aggregate lacks it, and the reports say so.
+            self.lost.add(report.nodeid)
 
     def sorted_records(self) -> list[dict[str, Any]]:
         return [self.records[key] for key in sorted(self.records)]
@@ -256,7 +265,9 @@ class AliasSession:
         return {"alias": __version__, "python": platform.python_version(), "models": list(settings.models),
                 "grade": settings.grade, "suite": settings.suite, "conditions": list(settings.conditions),
                 "samples": settings.samples, "seed": settings.seed, "mode": settings.mode,
-                "resamples": settings.resamples}
+                "resamples": settings.resamples,
+                "complete": not (self.interrupted or self.lost), "interrupted": self.interrupted,
+                "items_without_record": sorted(self.lost)}
 
     def finish(self, session: pytest.Session) -> None:
         """Aggregate, write reports and apply gates (failures become messages, never exceptions)."""
@@ -266,6 +277,13 @@ class AliasSession:
         records = self.sorted_records()
         if not records:
             return
+        self.interrupted = session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(session.shouldstop)
+        if self.interrupted or self.lost:
+            why = ", ".join(part for part in (
+                "the run was interrupted" if self.interrupted else "",
+                f"{len(self.lost)} item(s) ended without a record" if self.lost else "") if part)
+            self.messages.append(f"alias: PARTIAL results ({why}): the summary and reports cover "
+                                 f"{len(records)} records only, and the reports say so")
         try:
             covered = self.settings.covered
             if covered == "auto":

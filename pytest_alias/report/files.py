@@ -66,8 +66,20 @@ def write_csv(path: Path, records: list[dict[str, Any]]) -> None:
     atomic_write(path, write)
 
 
+def partial_warning(metadata: dict[str, Any], before: str = "", after: str = "") -> list[str]:
+    """A line (and a blank one) saying the results are partial, or nothing for a complete run."""
+    if metadata.get("complete", True):
+        return []
+    parts = ["the run was interrupted" if metadata.get("interrupted") else "",
+             f"{len(metadata.get('items_without_record') or [])} item(s) ended without a record"
+             if metadata.get("items_without_record") else ""]
+    return [f"{before}PARTIAL results: {', '.join(p for p in parts if p)}; every figure covers the records "
+            f"present only.{after}", ""]
+
+
 def markdown(aggregate: dict[str, Any], metadata: dict[str, Any]) -> str:
-    lines = ["# ALIAS report", "", f"Seed {aggregate['seed']}, {aggregate['resamples']:,} bootstrap resamples, "
+    lines = ["# ALIAS report", "", *partial_warning(metadata, "**", "**"),
+             f"Seed {aggregate['seed']}, {aggregate['resamples']:,} bootstrap resamples, "
              f"{aggregate['records']} records, mode {metadata.get('mode')}.", ""]
     for model, entry in aggregate["models"].items():
         lines += [f"## {model}", "", "Pass rates (percent of samples, averaged over tasks):", ""]
@@ -172,7 +184,7 @@ def plot_images(records: Sequence[dict[str, Any]], aggregate: dict[str, Any]) ->
 
 
 def write_html(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
-    body = ["<h1>ALIAS report</h1>",
+    body = ["<h1>ALIAS report</h1>", *(f"<p><strong>{html.escape(line)}</strong></p>" for line in partial_warning(metadata)),
             html_table(["setting", "value"], [[k, json.dumps(v) if not isinstance(v, str) else v]
                                               for k, v in metadata.items()], "Run metadata")]
     for model, entry in aggregate["models"].items():

@@ -170,3 +170,24 @@ def test_a_report_that_cannot_be_written_fails_the_session(pytester: pytest.Pyte
                  "--alias-grade=parse", f"--alias-report={blocker / 'r.json'}")
     assert result.ret == 1
     result.stdout.fnmatch_lines([f"*alias: report {blocker / 'r.json'} failed*"])
+
+
+def test_an_item_lost_to_a_crashed_worker_marks_the_reports_partial(pytester: pytest.Pytester, small_suite: Path,
+                                                                    cache_dir: Path, tmp_path: Path) -> None:
+    """xdist replaces a crashed worker and fails its item: the aggregate lacks that record, and says so."""
+    # A plugin, not a conftest: the alias items live in the installed package, outside any conftest's reach.
+    pytester.makepyfile(crasher=(
+        "import os\n"
+        "def pytest_runtest_call(item):\n"
+        "    if 'original' in item.nodeid and os.environ.get('PYTEST_XDIST_WORKER') and not os.path.exists("
+        f"{str(tmp_path / 'crashed')!r}):\n"
+        f"        open({str(tmp_path / 'crashed')!r}, 'w').close()\n"
+        "        os._exit(1)\n"))
+    report = tmp_path / "run.json"
+    result = run(pytester, small_suite, cache_dir, "-p", "crasher", "--alias-model=reference", "--alias-grade=parse",
+                 "--alias-samples=1", "-n", "2", f"--alias-report={report}", f"--alias-report={tmp_path / 'run.md'}")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*PARTIAL results (1 item(s) ended without a record)*"])
+    metadata = json.loads(report.read_text())["metadata"]
+    assert metadata["complete"] is False and len(metadata["items_without_record"]) == 1
+    assert "PARTIAL results" in (tmp_path / "run.md").read_text()
