@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from .aggregate import paired_decrease, aggregate, task_rates
 from .controls import LISTS, continuation_analysis, disagreements, known_name_comparison
-from .tables import decrease_rows, rate_rows
+from .tables import decrease_rows, p_value, rate_rows
 
 
 @dataclass
@@ -48,6 +48,11 @@ class PaperReport:
 def _section(title: str, caption: str, header: list[str], rows: list[list[str]], data: Any = None) -> Section | None:
     """A section, or None when the inputs gave it no row (the report leaves it out)."""
     return Section(title, caption, header, rows, data) if rows else None
+
+
+def _rate(value: float | None) -> str:
+    """A percentage, or a dash for a group without tasks (never a misleading 0.0)."""
+    return "–" if value is None else f"{value:.1f}%"
 
 
 def _interval(d: Mapping[str, Any] | None) -> str:
@@ -126,10 +131,10 @@ def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, se
                     continue
                 data.append(found)
                 marked, other = found["marked"], found["other"]
-                rows.append([model, grade, kind, str(marked["n"]), f"{marked.get('original', 0):.1f}",
-                             _interval(marked.get("decrease")), str(other["n"]), f"{other.get('original', 0):.1f}",
+                rows.append([model, grade, kind, str(marked["n"]), _rate(marked.get("original")),
+                             _interval(marked.get("decrease")), str(other["n"]), _rate(other.get("original")),
                              _interval(other.get("decrease")),
-                             f"{found['permutation']['p_value']:.2f}" if "permutation" in found else "–"])
+                             p_value(found["permutation"]["p_value"]) if "permutation" in found else "–"])
     return _section("Known algorithm names (appendix M)",
                     "Tasks whose renamed description still names a published algorithm, protocol or problem "
                     "(fixed list; broader adds problem words) against the others: original rate (%), decrease "
@@ -151,9 +156,9 @@ def continuation_section(rows: Sequence[dict[str, Any]], records: Sequence[dict[
             rho = found["spearman"]
             versus = found.get("long_vs_other")
             table.append([entry["model"], counts, f"{found['records_model']} {found['grade']}",
-                          f"{rho['rho']:.2f} (p={rho['p_value']:.2f}, n={found['n']})",
+                          f"{rho['rho']:.2f} ({p_value(rho['p_value'])}, n={found['n']})",
                           f"{found['long_decrease']:.1f} / {found['other_decrease']:.1f}" if versus else "–",
-                          f"{versus['p_value']:.2f}" if versus else "–"])
+                          p_value(versus['p_value']) if versus else "–"])
     return _section("File continuation (appendix L)",
                     "Files continued with a shared run of at least 50 tokens; Spearman of (original − renamed "
                     "run) with each task's decrease (permutation p); mean decrease (points) of long-run vs "
