@@ -80,6 +80,14 @@ def test_outcomes_follow_the_first_failing_grade() -> None:
     assert outcome_counts(records) == {"m": {"original": {"parse error": 2, "pass": 1}}}
 
 
+def test_failures_that_are_not_the_outputs_are_counted_apart() -> None:
+    passed = {"passed": True}
+    crashed = {"passed": False, "details": {"stage": "error", "side": "grader"}}
+    reference = {"passed": False, "details": {"stage": "tlc", "side": "reference"}}
+    assert record_outcome(_record({"parse": passed, "name": crashed})) == "grader error"
+    assert record_outcome(_record({"parse": passed, "name": passed, "behavior": reference})) == "reference not gradeable"
+
+
 def test_condition_key_changes_with_what_decides_the_condition() -> None:
     from pytest_alias.cir.prepared import condition_key
     from pytest_alias.tasks.suites import load_suite

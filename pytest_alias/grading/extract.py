@@ -103,6 +103,10 @@ def _with_footer(module_text: str) -> str:
     return module_text.rstrip() + "\n" + "=" * 4 + "\n"
 
 
+#: The longest module name a file (``Name.tla``, 255 bytes on common file systems) can carry.
+MAX_MODULE_NAME_BYTES = 250
+
+
 def extract_module(output: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Extraction:
     """The module to grade in a model's raw ``output``, or a failure with its reason.
 
@@ -127,6 +131,12 @@ def extract_module(output: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES) ->
     if not good:
         # Staging writes NAME.tla: a name such as ../x would become a path, so fail before that.
         return _failed(f"module name {(bad or headers)[0]!r} is not a TLA+ identifier", notes)
+    too_long = [s.name for s in good if len(s.name.encode("utf-8")) > MAX_MODULE_NAME_BYTES]
+    if len(too_long) == len(good):
+        # SANY reads module M from M.tla, and no file system takes a name that long: no tool can check it.
+        return _failed(f"module name {too_long[0][:40]}… is {len(too_long[0])} characters long; SANY needs a file "
+                       f"named after the module, and file names stop at {MAX_MODULE_NAME_BYTES} bytes", notes)
+    good = [s for s in good if s.name not in too_long]
     for name in dict.fromkeys(bad):
         notes.append(f"ignored module header {name!r}: not a TLA+ identifier")
 

@@ -173,7 +173,9 @@ def _grade(grade: str, extraction: Extraction, condition: Condition, mode: str, 
 
 def _crashed(grade: str, exc: Exception, started: float) -> GradeResult:
     reason = f"grader error: {type(exc).__name__}: {exc}".splitlines()[0][:300]
-    details = {"stage": "error", "traceback": traceback.format_exc(limit=8)}
+    # The grader or its environment failed (a bug, a bad ALIAS_* setting, a full disk): not a verdict
+    # on the output, and counted apart from the output's failures.
+    details = {"stage": "error", "side": "grader", "traceback": traceback.format_exc(limit=8)}
     return GradeResult(grade, False, reason, details, time.perf_counter() - started)
 
 

@@ -11,7 +11,8 @@ from typing import Any, Iterable, Mapping
 
 #: Every outcome, in the order a module gets further through the pipeline.
 OUTCOMES = ("no module found", "cut at token limit", "parse error", "semantic error", "TLC config error", "TLC error",
-            "invariant or property violation", "deadlock", "timeout", "behavior differs", "pass")
+            "invariant or property violation", "deadlock", "timeout", "behavior differs",
+            "reference not gradeable", "grader error", "pass")
 
 _TLC_OUTCOMES = {
     "config_error": "TLC config error", "parse_error": "TLC config error", "semantic_error": "TLC config error",
@@ -27,6 +28,12 @@ def grade_outcome(grade: str, result: Mapping[str, Any]) -> str:
         return "pass"
     details = result.get("details") or {}
     stage = details.get("stage")
+    # Failures that are not the output's: a reference that fails against itself, a grader crash or
+    # a broken environment. Counted apart, so they never read as the model's mistakes.
+    if details.get("side") == "reference":
+        return "reference not gradeable"
+    if details.get("side") == "grader" and stage == "error":
+        return "grader error"
     if stage in ("extract", "stage"):
         return "no module found"
     if stage == "sany":

@@ -119,6 +119,11 @@ def test_module_name_that_is_not_an_identifier_fails(name: str) -> None:
     assert got.failure == f"module name {name!r} is not a TLA+ identifier"
 
 
+def test_a_module_name_no_file_can_carry_fails_with_its_reason() -> None:
+    got = extract_module(MODULE.replace("MODULE Clock", "MODULE " + "M" * 300))
+    assert not got.ok and "300 characters long" in (got.failure or "") and "file names stop at" in (got.failure or "")
+
+
 def test_a_bad_header_beside_a_good_module_is_only_noted() -> None:
     bad = HELPER.replace("Helpers", "../evil")
     got = extract_module(f"{bad}\n\n{MODULE}")
