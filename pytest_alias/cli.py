@@ -14,6 +14,7 @@ from .tla.cfg import CfgError
 from .tla.specfiles import SpecError, SpecFiles
 from .options import integer, seconds
 from .tla.toolchain import ToolchainError
+from .vocabulary import GRADES, MODES
 
 
 class UserError(Exception):
@@ -385,8 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the reference .tla module (modules it imports are read from beside it)")
     grade.add_argument("--cfg", type=Path, default=None, help="the reference's cfg (default: MODULE.cfg beside it)")
     grade.add_argument("--output", type=Path, required=True, help="a text file holding the model's output")
-    grade.add_argument("--grade", choices=("parse", "name", "behavior"), required=True, help="which grade")
-    grade.add_argument("--mode", choices=("paper", "extended"), default="paper",
+    grade.add_argument("--grade", choices=GRADES, required=True, help="which grade")
+    grade.add_argument("--mode", choices=MODES, default="paper",
                        help="behavior-grade mapping search (default paper)")
     grade.add_argument("--timeout", type=seconds, default=300.0, help="time limit per TLC run in seconds (default 300)")
     grade.add_argument("--json", action="store_true", help="print one JSON object")
@@ -394,7 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate-grader", help="Table J.1: positive and negative controls of the behavior grade")
     validate.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
-    validate.add_argument("--mode", choices=("paper", "extended"), default="paper",
+    validate.add_argument("--mode", choices=MODES, default="paper",
                           help="behavior-grade mapping search (default paper)")
     validate.add_argument("--workers", type=integer(1), default=2, help="tasks validated in parallel (default 2)")
     validate.add_argument("--seed", type=integer(0), default=0, help="random-name seed of the renamed controls (default 0)")

@@ -15,7 +15,9 @@ from .grading.validation import guarded_grade
 from .report.outcomes import record_outcome
 from .tla.runner import TlaTools
 
-from .options import GRADE_CHOICES, MODE_CHOICES as MODES  # noqa: F401 - MODES is the public name
+from .options import GRADE_CHOICES
+from .vocabulary import GRADES, MODES  # noqa: F401 - MODES is re-exported here
+
 RECORD_SCHEMA = 1
 
 
@@ -23,7 +25,7 @@ def selected_grades(value: str) -> list[str]:
     """``all`` → every grade; otherwise the one named (ValueError naming the choices)."""
     if value not in GRADE_CHOICES:
         raise ValueError(f"--alias-grade must be one of {', '.join(GRADE_CHOICES)}, not {value!r}")
-    return ["parse", "name", "behavior"] if value == "all" else [value]
+    return list(GRADES) if value == "all" else [value]
 
 
 NO_CFG_REASON = "task has no TLC configuration"

@@ -12,12 +12,13 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
+from .vocabulary import CONDITIONS, GRADES, MODES, STORE_MODES
 
 #: The closed vocabularies of the run (also used by the command line and the settings).
-GRADE_CHOICES = ("parse", "name", "behavior", "all")
-MODE_CHOICES = ("paper", "extended")
-STORE_CHOICES = ("rw", "ro", "refresh", "off")
-CONDITION_CHOICES = ("original", "random", "meaningful")
+GRADE_CHOICES = (*GRADES, "all")
+MODE_CHOICES = MODES
+STORE_CHOICES = STORE_MODES
+CONDITION_CHOICES = CONDITIONS
 PREFILL_CHOICES = ("header", "none")
 
 

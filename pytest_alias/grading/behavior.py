@@ -37,13 +37,12 @@ from .labels import label_variables
 from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
-from ..options import MODE_CHOICES
+from ..vocabulary import MODES
 from .parse_grade import sany_reason, staged_output
 from .refinement import (Check, SpecFormula, explain_check, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
 from .result import GradeResult
 
-MODES = MODE_CHOICES
 #: TLC statuses that say the behaviors differ (rather than that a mapping did not type-check).
 _VIOLATIONS = frozenset({"invariant_violation", "property_violation", "deadlock", "assumption_failure"})
 #: How many attempts a result's details keep.

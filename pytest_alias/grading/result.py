@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-#: The grades this package hands out (the behavior grade compares behaviors, not names).
-GRADES = ("parse", "name", "behavior")
+from ..vocabulary import GRADES  # noqa: F401 - the grades this package hands out, re-exported here
 
 
 @dataclass(frozen=True)

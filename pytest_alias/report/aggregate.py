@@ -13,10 +13,11 @@ from collections import defaultdict
 from typing import Any, Iterable, Mapping
 
 from .. import stats
+from ..vocabulary import CONDITIONS, GRADES
 
 AGGREGATE_SCHEMA = 1
-GRADE_ORDER = ("parse", "name", "behavior")
-CONDITION_ORDER = ("original", "random", "meaningful")
+GRADE_ORDER = GRADES
+CONDITION_ORDER = CONDITIONS
 
 
 def task_rates(records: Iterable[Mapping[str, Any]], model: str, grade: str, condition: str, *,

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..vocabulary import CONDITIONS
 from .aggregate import task_rates
 from .tables import decrease_rows, rate_rows, render_markdown
 
@@ -129,7 +130,7 @@ def _plots(records: Sequence[dict[str, Any]], aggregate: dict[str, Any]) -> list
             images.append((f"{model}: decreases", figure_png(figure)))
             plt.close(figure)
         grades = list(entry["grades"])
-        conditions = [c for c in ("original", "random", "meaningful") if any(r["condition"] == c for r in records)]
+        conditions = [c for c in CONDITIONS if any(r["condition"] == c for r in records)]
         columns = [(g, c) for g in grades for c in conditions]
         tasks = sorted({r["task"] for r in records if r["model"] == model})
         if tasks and columns:

@@ -16,6 +16,7 @@ import operator
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
+from ..vocabulary import GRADES
 
 _GATE = re.compile(r"^\s*(?:(?P<model>[^:\s]+(?::[^:\s]+)*?):(?=[a-z]+\.))?(?P<path>[A-Za-z_][\w.]*)\s*"
                    r"(?P<op><=|>=|==|!=|<|>)\s*(?P<value>-?\d+(?:\.\d*)?(?:[eE]-?\d+)?)\s*"
@@ -80,7 +81,7 @@ def parse_gate(text: str) -> Gate:
     if not match:
         raise GateError(f"gate {text!r} is not of the form [MODEL:]GRADE.PATH OP NUMBER, e.g. behavior.decrease.ci_low<=5")
     path = tuple(match.group("path").split("."))
-    if path[0] not in ("parse", "name", "behavior"):
+    if path[0] not in GRADES:
         raise GateError(f"gate {text!r}: the path must start with parse, name or behavior")
     value, unit = float(match.group("value")), match.group("unit")
     kind = _unit_of(path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from typing import Any, Iterable, Mapping
+from ..vocabulary import GRADES
 
 #: Every outcome, in the order a module gets further through the pipeline.
 OUTCOMES = ("no module found", "cut at token limit", "parse error", "semantic error", "TLC config error", "TLC error",
@@ -53,7 +54,7 @@ def record_outcome(record: Mapping[str, Any]) -> str:
     closing ``====`` is ``cut at token limit`` (appendix N's truncation), not a parse error.
     """
     grades = record.get("grades") or {}
-    for grade in ("parse", "name", "behavior"):
+    for grade in GRADES:
         if grade in grades and not grades[grade].get("passed") and not grades[grade].get("not_applicable"):
             outcome = grade_outcome(grade, grades[grade])
             if outcome in ("parse error", "no module found") and (record.get("generation") or {}).get("truncated"):
