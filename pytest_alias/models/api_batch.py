@@ -10,12 +10,12 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
+from ..atomic import write_json_atomic
 from .api_config import APIModelError, BatchFailedError, as_float, as_int
 from .api_retry import Backoff, call_with_retries
 from .store import default_store_root
@@ -120,15 +120,8 @@ class BatchJournal:
         self.path.unlink(missing_ok=True)
 
     def _write(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         document = {"version": 1, "provider": self.provider, "model": self.identity, "batches": self.batches}
-        fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(document, handle, indent=1)
-            os.replace(temp, self.path)
-        finally:
-            Path(temp).unlink(missing_ok=True)
+        write_json_atomic(self.path, document, indent=1)
 
 
 # --------------------------------------------------------------------------- the batch loop

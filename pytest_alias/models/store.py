@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import warnings
 from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-import platformdirs
 
+from ..atomic import write_json_atomic
+from ..tla.cache import default_cache_dir
 from .base import DecodingParams, Generation, GenerationRequest, Model, is_cacheable
 
 #: Bump when the meaning of a stored entry or of a key part changes: old entries stop matching.
@@ -45,9 +44,7 @@ class StoreWriteWarning(UserWarning):
 
 def default_store_root() -> Path:
     """``$ALIAS_CACHE_DIR/generations`` when set, else the user cache folder ``alias/generations``."""
-    override = os.environ.get("ALIAS_CACHE_DIR")
-    base = Path(override).expanduser() if override else Path(platformdirs.user_cache_dir("alias", appauthor=False))
-    return base / "generations"
+    return default_cache_dir() / "generations"
 
 
 def generation_key(identity: str, params: DecodingParams, request: GenerationRequest) -> str:
@@ -99,22 +96,12 @@ class GenerationStore:
         if request is not None:  # for people browsing the store; not part of the key
             entry["request"] = {"task": request.task_id, "condition": request.kind, "sample": request.sample,
                                 "seed": request.seed}
-        target = self.path(key)
-        temp: str | None = None
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(entry, handle, ensure_ascii=False)
-            os.replace(temp, target)
-            temp = None
+            write_json_atomic(self.path(key), entry)  # interrupted or failed: no temporary file stays
             self.writes += 1
         except (OSError, TypeError, ValueError) as error:
             warnings.warn(f"could not store generation {key[:12]} under {self.root}: {error}",
                           StoreWriteWarning, stacklevel=2)
-        finally:
-            if temp is not None:  # interrupted or failed: leave no temporary file behind
-                Path(temp).unlink(missing_ok=True)
 
     def generate(self, model: Model, requests: Sequence[GenerationRequest], params: DecodingParams, *,
                  chunk_size: int | None = None,

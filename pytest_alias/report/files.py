@@ -12,30 +12,15 @@ import csv
 import html
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
+from ..atomic import atomic_write
 from ..vocabulary import CONDITIONS
 from .aggregate import task_rates
 from .tables import decrease_rows, rate_rows, render_markdown
 
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
-
-
-def atomic_write(path: Path, write: Callable[[io.TextIOBase], object]) -> None:
-    """Write a text file through ``write(handle)`` on a temporary file, then ``os.replace``: readers see
-    the old file or the whole new one, and an interrupted write leaves nothing behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            write(handle)  # type: ignore[arg-type]
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 def write_json(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:

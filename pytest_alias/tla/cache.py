@@ -21,6 +21,8 @@ from typing import Any, Mapping
 
 import platformdirs
 
+from ..atomic import write_json_atomic  # noqa: F401 - kept importable from here
+
 CACHE_SCHEMA = 1
 
 
@@ -74,20 +76,6 @@ def content_key(kind: str, **parts: Any) -> str:
 def files_digest(files: Mapping[str, str]) -> dict[str, str]:
     """Name → SHA-256 of the text, the form in which file contents enter a key."""
     return {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in sorted(files.items())}
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as JSON to ``path`` through a temporary file and ``os.replace``: a reader sees
-    the old file or the whole new one, and an interrupted write leaves no temporary file behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
 
 
 class RunCache:

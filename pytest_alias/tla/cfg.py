@@ -29,6 +29,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, Union
 
+from .specfiles import IDENTIFIER
+
 __all__ = [
     "ALL_KEYWORDS",
     "KEYWORDS_TLC_2_15",
@@ -163,7 +165,6 @@ def _rename_value(value: Value, mapping: Mapping[str, str]) -> Value:
 
 # --- lexer ------------------------------------------------------------------
 
-_IDENT_RE = re.compile(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*")
 _WORD_RE = re.compile(r"[A-Za-z0-9_]+")
 _BACKSLASH_WORD_RE = re.compile(r"\\[A-Za-z]+")  # \in, \cup, ...
 # TLA+ symbols; longest match wins, as in the TLA+ lexer TLC uses.
@@ -190,7 +191,7 @@ class _Tok:
 
 
 def _is_ident(text: str) -> bool:
-    return _IDENT_RE.fullmatch(text) is not None
+    return IDENTIFIER.fullmatch(text) is not None
 
 
 def _is_op_symbol(text: str) -> bool:

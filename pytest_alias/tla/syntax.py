@@ -53,6 +53,8 @@ from typing import Callable, Iterator, Literal, NamedTuple, Optional, cast
 import tree_sitter
 import tree_sitter_tlaplus
 
+from .specfiles import IDENTIFIER
+
 __all__ = [
     "Span",
     "Role",
@@ -304,7 +306,6 @@ PROOF_LIBRARY_MODULES: frozenset[str] = frozenset(
 #: The union of :data:`STANDARD_OPERATORS`.
 STANDARD_NAMES: frozenset[str] = frozenset().union(*STANDARD_OPERATORS.values())
 
-_IDENT_RE = re.compile(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*\Z")
 
 
 def is_identifier(name: str) -> bool:
@@ -314,7 +315,7 @@ def is_identifier(name: str) -> bool:
     with ``WF_`` or ``SF_`` (which lex as the fairness prefix).
     """
     return (
-        bool(_IDENT_RE.match(name))
+        bool(IDENTIFIER.fullmatch(name))
         and name not in TLA_KEYWORDS
         and not name.startswith(("WF_", "SF_"))
     )
@@ -418,7 +419,7 @@ class Definition:
     @property
     def is_symbolic(self) -> bool:
         """Whether the name is an operator symbol (``++``) rather than an identifier."""
-        return not bool(_IDENT_RE.match(self.name))
+        return not bool(IDENTIFIER.fullmatch(self.name))
 
 
 @dataclass(frozen=True)

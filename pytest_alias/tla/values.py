@@ -40,6 +40,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
+from .specfiles import IDENTIFIER
+
 __all__ = [
     "FALSE",
     "TRUE",
@@ -109,7 +111,6 @@ class Bool(_Ordered):
 TRUE = Bool(True)
 FALSE = Bool(False)
 
-_IDENT = re.compile(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*\Z")
 _KEYWORDS = frozenset({"TRUE", "FALSE"})
 
 
@@ -120,7 +121,7 @@ class ModelValue(_Ordered):
     name: str
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _IDENT.match(self.name) or self.name in _KEYWORDS:
+        if not isinstance(self.name, str) or not IDENTIFIER.fullmatch(self.name) or self.name in _KEYWORDS:
             raise ValueError(f"not a model value name: {self.name!r}")
 
     def __str__(self) -> str:
@@ -312,7 +313,7 @@ def format_value(value: Value) -> str:
         return "<<" + ", ".join(format_value(v) for v in value) + ">>"
     if isinstance(value, frozenset):
         return "{" + ", ".join(format_value(v) for v in sorted(value, key=sort_key)) + "}"
-    if isinstance(value, Record) and all(_IDENT.match(k) for k in value):
+    if isinstance(value, Record) and all(IDENTIFIER.fullmatch(k) for k in value):
         return "[" + ", ".join(f"{k} |-> {format_value(v)}" for k, v in value.items()) + "]"
     if isinstance(value, (Record, Function)):
         body = " @@ ".join(f"{format_value(k)} :> {format_value(v)}" for k, v in value.items())
@@ -428,7 +429,7 @@ class _Parser:
         if kind == "word":
             if text in _KEYWORDS:
                 return TRUE if text == "TRUE" else FALSE
-            if not _IDENT.match(text):
+            if not IDENTIFIER.fullmatch(text):
                 raise self.error("expected a value", tok)
             return ModelValue(text)
         if kind == "op":
