@@ -38,6 +38,9 @@ How tree-sitter-tlaplus 1.5 shows the tricky cases (and what we do):
   unchanged) and report a ``missing_footer`` issue.
 * Record fields (``r.f``, ``[f |-> 1]``, ``[f : S]``, ``!.f``) are not operator
   names: they are reported with ``role="field"``.
+
+The reserved words and standard-module tables live in :mod:`.keywords` and the textual splitting of
+a text into modules in :mod:`.modsplit`; both are re-exported here.
 """
 
 from __future__ import annotations
@@ -53,6 +56,10 @@ from typing import Callable, Iterator, Literal, NamedTuple, Optional, cast
 import tree_sitter
 import tree_sitter_tlaplus
 
+from .keywords import (PLUSCAL_KEYWORDS, PROOF_LIBRARY_MODULES, STANDARD_MODULES, STANDARD_NAMES,
+                       STANDARD_OPERATORS, TLA_KEYWORDS, is_identifier)
+from .modsplit import (_PCAL_END_P, _PCAL_NAME, _PCAL_START, ModuleSpan, _as_bytes, _byte_to_char_offsets,
+                       _scan_modules, split_modules)
 from .specfiles import IDENTIFIER
 
 __all__ = [
@@ -86,240 +93,6 @@ Span = tuple[int, int]
 Role = Literal["define", "bind", "reference", "module", "field", "label"]
 DefinitionKind = Literal["operator", "function", "instance", "theorem", "assumption"]
 ScopeKind = Literal["module", "let", "proof", "pluscal"]
-
-# --------------------------------------------------------------------------
-# Reserved words and standard modules
-# --------------------------------------------------------------------------
-
-#: Every reserved word of TLA+ (including the proof language).  A renamer must
-#: never rename these nor produce them.  ``WF_``/``SF_`` are prefixes: a name
-#: starting with them does not lex as one identifier (see :func:`is_identifier`).
-TLA_KEYWORDS: frozenset[str] = frozenset(
-    {
-        "ASSUME", "ASSUMPTION", "AXIOM", "BOOLEAN", "CASE", "CHOOSE",
-        "CONSTANT", "CONSTANTS", "DOMAIN", "ELSE", "ENABLED", "EXCEPT",
-        "EXTENDS", "FALSE", "IF", "IN", "INSTANCE", "LAMBDA", "LET", "LOCAL",
-        "MODULE", "OTHER", "RECURSIVE", "SF_", "STRING", "SUBSET", "THEN",
-        "THEOREM", "TRUE", "UNCHANGED", "UNION", "VARIABLE", "VARIABLES",
-        "WF_", "WITH",
-        # proof language
-        "ACTION", "BY", "COROLLARY", "DEF", "DEFINE", "DEFS", "HAVE", "HIDE",
-        "LEMMA", "NEW", "OBVIOUS", "OMITTED", "ONLY", "PICK", "PROOF",
-        "PROPOSITION", "PROVE", "QED", "STATE", "SUFFICES", "TAKE",
-        "TEMPORAL", "USE", "WITNESS",
-    }
-)
-
-#: Reserved words of PlusCal (both syntaxes) plus ``self``, which the
-#: translator defines.  Labels and variables of an algorithm must avoid them.
-PLUSCAL_KEYWORDS: frozenset[str] = frozenset(
-    {
-        "algorithm", "assert", "await", "begin", "call", "define", "do",
-        "either", "else", "elsif", "end", "fair", "goto", "if", "macro", "or",
-        "print", "procedure", "process", "return", "self", "skip", "then",
-        "variable", "variables", "when", "while", "with",
-    }
-)
-
-_NATURALS = frozenset(
-    {"Nat", "+", "-", "*", "^", "<", ">", "\\leq", "\\geq", "<=", ">=", "=<",
-     "%", "\\div", ".."}
-)
-_INTEGERS = _NATURALS | {"Int", "-."}
-_REALS = _INTEGERS | {"Real", "/", "Infinity"}
-_SEQUENCES = frozenset(
-    {"Seq", "Len", "\\o", "\\circ", "Append", "Head", "Tail", "SubSeq",
-     "SelectSeq"}
-)
-_FINITE_SETS = frozenset({"IsFiniteSet", "Cardinality"})
-_BAGS = frozenset(
-    {"IsABag", "BagToSet", "SetToBag", "BagIn", "EmptyBag", "(+)", "\\oplus",
-     "(-)", "\\ominus", "BagUnion", "\\sqsubseteq", "SubBag", "BagOfAll",
-     "BagCardinality", "CopiesIn"}
-)
-_TLC = frozenset(
-    {"Print", "PrintT", "Assert", "JavaTime", "TLCGet", "TLCSet", ":>", "@@",
-     "Permutations", "SortSeq", "RandomElement", "Any", "ToString", "TLCEval"}
-)
-_FOLDS = frozenset({"MapThenFoldSet"})
-_FUNCTIONS = frozenset(
-    {"Restrict", "RestrictDomain", "RestrictValues", "IsRestriction", "Range",
-     "Inverse", "AntiFunction", "IsInjective", "IsSurjective", "IsBijection",
-     "Injection", "Surjection", "Bijection", "ExistsInjection",
-     "ExistsSurjection", "ExistsBijection", "FoldFunction",
-     "FoldFunctionOnSet"}
-)
-_FINITE_SETS_EXT = frozenset(
-    {"FoldSet", "Sum", "Product", "ReduceSet", "FlattenSet", "Quantify",
-     "kSubset", "Max", "Min", "Choices", "ChooseUnique", "SymDiff",
-     "MapThenSumSet"}
-)
-# SequencesExt EXTENDS (re-exports) Sequences, Naturals, FiniteSets,
-# FiniteSetsExt, Folds, Functions, Bags and TLC.
-_SEQUENCES_EXT = (
-    frozenset(
-        {"ToSet", "ToBag", "SetToSeq", "SetToSeqs", "SetToSortSeq",
-         "SetToAllKPermutations", "TupleOf", "SeqOf", "BoundedSeq", "Contains",
-         "IsSorted", "Reverse", "Remove", "ReplaceAll", "SelectInSeq",
-         "SelectInSubSeq", "SelectLastInSeq", "SelectLastInSubSeq", "InsertAt",
-         "ReplaceAt", "RemoveAt", "RemoveFirst", "RemoveFirstMatch", "Cons",
-         "Snoc", "Front", "Last", "IsPrefix", "IsStrictPrefix", "IsSuffix",
-         "IsStrictSuffix", "Prefixes", "CommonPrefixes", "LongestCommonPrefix",
-         "Suffixes", "SeqMod", "FoldSeq", "FoldLeft", "FoldRight",
-         "FoldLeftDomain", "FoldRightDomain", "FlattenSeq", "Zip",
-         "Interleave", "SubSeqs", "AllSubSeqs", "IndexFirstSubSeq",
-         "ReplaceSubSeqAt", "ReplaceFirstSubSeq", "ReplaceAllSubSeqs"}
-    )
-    | _SEQUENCES | _NATURALS | _FINITE_SETS | _FINITE_SETS_EXT | _FOLDS
-    | _FUNCTIONS | _BAGS | _TLC
-)
-_TLAPS = frozenset(
-    {"SMT", "SMTT", "CVC3", "CVC3T", "CVC4", "CVC4T", "Yices", "YicesT",
-     "veriT", "veriTT", "Z3", "Z3T", "Spass", "SpassT", "LS4", "LS4T", "PTL",
-     "Zenon", "ZenonT", "SlowZenon", "SlowerZenon", "VerySlowZenon",
-     "SlowestZenon", "Isa", "IsaT", "IsaM", "IsaMT", "Auto", "Force", "Blast",
-     "SimpAll", "AutoBlast", "SetExtensionality", "NoSetContainsEverything",
-     "IsaWithSetExtensionality", "ExpandENABLED", "ExpandCdot", "AutoUSE",
-     "Lambdify", "ENABLEDaxioms", "ENABLEDrewrites", "ENABLEDrules",
-     "LevelComparison"}
-)
-
-#: Names each standard or community module makes visible to a module that
-#: EXTENDS it (so a module that re-exports others lists their names too).
-#: Symbolic operators are spelled as in the module source (``\\o``, ``:>``).
-#: The TLAPS theorem libraries (see :data:`PROOF_LIBRARY_MODULES`) are listed
-#: only in part: they hold hundreds of theorem names.
-STANDARD_OPERATORS: dict[str, frozenset[str]] = {
-    # the standard modules of tla2tools.jar
-    "Naturals": _NATURALS,
-    "Integers": _INTEGERS,
-    "Reals": _REALS,
-    "Sequences": _SEQUENCES,
-    "FiniteSets": _FINITE_SETS,
-    "Bags": _BAGS,
-    "TLC": _TLC,
-    "TLCExt": frozenset(
-        {"AssertEq", "AssertError", "PickSuccessor", "TLCModelValue",
-         "TLCDefer", "TLCNoOp", "TLCCache", "TLCGetOrDefault", "TLCGetAndSet",
-         "TLCFP", "Trace", "CounterExample", "ToTrace"}
-    ),
-    "Randomization": frozenset(
-        {"RandomSubset", "RandomSetOfSubsets", "RandomSubsetSet",
-         "TestRandomSetOfSubsets", "TestRandomSubsetSet"}
-    ),
-    "Json": frozenset(
-        {"ToJson", "ToJsonArray", "ToJsonObject", "JsonSerialize",
-         "JsonDeserialize", "ndJsonSerialize", "ndJsonDeserialize"}
-    ),
-    # CommunityModules
-    "Folds": _FOLDS,
-    "Functions": _FUNCTIONS,
-    "FiniteSetsExt": _FINITE_SETS_EXT,
-    "SequencesExt": _SEQUENCES_EXT,
-    "BagsExt": frozenset(
-        {"BagAdd", "BagRemove", "BagRemoveAll", "FoldBag", "SumBag",
-         "ProductBag"}
-    ),
-    "Bitwise": frozenset({"&", "|", "^^", "shiftR"}),
-    "IOUtils": frozenset(
-        {"IOSerialize", "IODeserialize", "IOExec", "IOEnvExec",
-         "IOExecTemplate", "IOEnvExecTemplate", "IOEnv", "atoi", "zeroPadN",
-         "Serialize", "Deserialize"}
-    ),
-    "CSV": frozenset({"CSVWrite", "CSVRead", "CSVRecords"}),
-    "Relation": frozenset(
-        {"IsReflexive", "IsIrreflexive", "IsSymmetric", "IsAsymmetric",
-         "IsTransitive", "TransitiveClosure", "ReflexiveTransitiveClosure"}
-    ),
-    "Graphs": frozenset(
-        {"IsDirectedGraph", "DirectedSubgraph", "Transpose", "Path",
-         "SimplePath", "AreConnectedIn", "ConnectionsIn",
-         "IsStronglyConnected", "Successors", "Predecessors"}
-    ),
-    "UndirectedGraphs": frozenset(
-        {"IsUndirectedGraph", "IsLoopFreeUndirectedGraph",
-         "UndirectedSubgraph", "Path", "SimplePath", "ConnectedComponents",
-         "AreConnectedIn", "IsStronglyConnected"}
-    ),
-    "Combinatorics": frozenset({"factorial", "choose"}),
-    "DyadicRationals": frozenset(
-        {"Zero", "One", "IsDyadicRational", "Add", "Half", "PrettyPrint"}
-    ),
-    "VectorClocks": frozenset({"IsCausalOrder", "CausalOrder"}),
-    # Apalache
-    "Apalache": frozenset(
-        {":=", "Gen", "Guess", "Skolem", "Expand", "ConstCardinality", "MkSeq",
-         "FunAsSeq", "ApaFoldSet", "ApaFoldSeqLeft", "Repeat", "SetAsFun"}
-    ),
-    "Variants": frozenset(
-        {"Variant", "VariantTag", "VariantGetUnsafe", "VariantGetOrElse",
-         "VariantFilter"}
-    ),
-    # TLAPS
-    "TLAPS": _TLAPS,
-    "NaturalsInduction": frozenset(
-        {"NatInductiveDefHypothesis", "NatInductiveDefConclusion",
-         "NatInductiveDef", "FiniteNatInductiveDefHypothesis",
-         "FiniteNatInductiveDefConclusion", "FiniteNatInductiveDef",
-         "NatInduction", "DownwardNatInduction", "GeneralNatInduction",
-         "SmallestNatural", "RecursiveFcnOfNat", "NatInductiveDefType",
-         "FiniteNatInductiveDefType"}
-    ),
-    "WellFoundedInduction": frozenset(
-        {"IsWellFoundedOn", "SetLessThan", "WFInduction", "WFDefOn",
-         "OpDefinesFcn", "WFInductiveDefines", "WFInductiveUnique",
-         "TransitiveClosureOn", "ReflexiveTransitiveClosureOn",
-         "IsTransitivelyClosedOn", "OpToRel", "PreImage", "NatLessThan",
-         "WFInductiveDef"}
-    ),
-    "FiniteSetTheorems": frozenset(
-        {"FS_Singleton", "FS_EmptySet", "FS_Subset", "FS_Union",
-         "FS_Intersection", "FS_Difference", "FS_Interval", "FS_CardinalityType",
-         "FS_AddElement", "FS_RemoveElement", "FS_Induction", "FS_Product",
-         "FS_SUBSET", "FS_Image", "FS_MajorityIntersection", "FiniteSubsetsOf",
-         "StrictSubsetOrdering", "FS_FiniteSubsetsOfFinite",
-         "FS_StrictSubsetOrderingWellFounded", "FS_WFInduction"}
-    ),
-    "SequenceTheorems": frozenset(
-        {"ElementOfSeq", "EmptySeq", "LenProperties", "LenAxiom",
-         "AppendProperties", "HeadTailProperties", "SubSeqProperties",
-         "ConcatProperties", "ConcatEmptySeq", "SeqDef", "AppendIsConcat",
-         "TailIsSubSeq", "SelectSeqProperties", "SeqInduction"}
-    ),
-    "FunctionTheorems": frozenset(
-        {"Fun_RangeProperties", "Fun_IsInj", "Fun_IsSurj", "Fun_IsBij",
-         "Fun_InjectionProperties", "Fun_SurjectionProperties",
-         "Fun_BijectionProperties"}
-    ),
-}
-
-#: Modules that ship with TLC/SANY, the CommunityModules, Apalache or TLAPS:
-#: their names must never be renamed.
-STANDARD_MODULES: frozenset[str] = frozenset(STANDARD_OPERATORS)
-
-#: TLAPS theorem libraries whose :data:`STANDARD_OPERATORS` entry is partial.
-PROOF_LIBRARY_MODULES: frozenset[str] = frozenset(
-    {"NaturalsInduction", "WellFoundedInduction", "FiniteSetTheorems",
-     "SequenceTheorems", "FunctionTheorems"}
-)
-
-#: The union of :data:`STANDARD_OPERATORS`.
-STANDARD_NAMES: frozenset[str] = frozenset().union(*STANDARD_OPERATORS.values())
-
-
-
-def is_identifier(name: str) -> bool:
-    """Whether ``name`` lexes as one ordinary TLA+ identifier.
-
-    That rules out reserved words, names without a letter, and names starting
-    with ``WF_`` or ``SF_`` (which lex as the fairness prefix).
-    """
-    return (
-        bool(IDENTIFIER.fullmatch(name))
-        and name not in TLA_KEYWORDS
-        and not name.startswith(("WF_", "SF_"))
-    )
-
 
 # --------------------------------------------------------------------------
 # Result types
@@ -583,13 +356,6 @@ class ModuleSyntax:
         )
 
 
-class ModuleSpan(NamedTuple):
-    """Where one top-level module lies in a text (see :func:`split_modules`)."""
-
-    name: str
-    start: int
-    end: int
-    complete: bool
 
 
 # --------------------------------------------------------------------------
@@ -612,12 +378,6 @@ def parse_tree(data: bytes) -> tree_sitter.Tree:
     return tree_sitter.Parser(_language()).parse(data)
 
 
-def _as_bytes(source: str | bytes) -> bytes:
-    if isinstance(source, str):
-        return source.encode("utf-8", errors="surrogatepass")
-    return bytes(source)
-
-
 class _Lines:
     """Byte offset -> (1-based line, 1-based character column)."""
 
@@ -633,106 +393,6 @@ class _Lines:
         if self.ascii:
             return line, offset - start + 1
         return line, len(self.data[start:offset].decode("utf-8", errors="replace")) + 1
-
-
-# ---- module splitting (textual, comment- and string-aware) ---------------
-
-_HEADER = rb"(?P<header>-{4,}[ \t]*MODULE[ \t\r\n]+(?P<name>[A-Za-z0-9_]+)[ \t\r\n]*-{4,})"
-_FENCE = rb"(?P<fence>^[ \t]*```)"
-_OUTSIDE_RE = re.compile(_HEADER, re.M)
-_INSIDE_RE = re.compile(
-    _HEADER
-    + rb"|(?P<footer>={4,})|(?P<open>\(\*)|(?P<close>\*\))"
-    + rb'|(?P<line>\\\*[^\n]*)|(?P<string>"(?:[^"\\\n]|\\.)*")|'
-    + _FENCE,
-    re.M,
-)
-_COMMENT_RE = re.compile(rb"(?P<open>\(\*)|(?P<close>\*\))|" + _FENCE, re.M)
-
-# Textual PlusCal markers, for algorithms tree-sitter does not parse.
-_PCAL_START = re.compile(rb"--(?:fair[ \t\r\n]+)?algorithm\b")
-_PCAL_END_P = re.compile(rb"\bend[ \t\r\n]+algorithm\b")
-_PCAL_NAME = re.compile(rb"algorithm[ \t\r\n]+([A-Za-z0-9_]+)")
-
-
-def _scan_modules(data: bytes) -> list[ModuleSpan]:
-    """Top-level modules of ``data`` with byte offsets.
-
-    Outside modules only headers count (prose may hold anything); inside a
-    module, comments and strings are skipped so a ``====`` in a comment does
-    not end the module.  A header inside an open module opens a nested module.
-    A module left open ends at a closing Markdown fence or the end of text
-    (trailing whitespace trimmed) and is marked incomplete.
-    """
-    out: list[ModuleSpan] = []
-    stack: list[tuple[str, int]] = []
-    depth = 0  # block-comment nesting
-    pos = 0
-
-    def close_all(at: int) -> None:
-        end = at
-        while end > 0 and data[end - 1 : end].isspace():
-            end -= 1
-        if stack:
-            name, start = stack[0]
-            out.append(ModuleSpan(name, start, max(end, start), False))
-        stack.clear()
-
-    while True:
-        if not stack:
-            m = _OUTSIDE_RE.search(data, pos)
-            if m is None:
-                break
-            stack.append((m.group("name").decode("ascii"), m.start()))
-            pos = m.end()
-            continue
-        m = (_COMMENT_RE if depth else _INSIDE_RE).search(data, pos)
-        if m is None:
-            close_all(len(data))
-            break
-        pos = m.end()
-        kind = m.lastgroup if m.lastgroup != "name" else "header"
-        if kind == "open":
-            depth += 1
-        elif kind == "close":
-            depth = max(0, depth - 1)
-        elif kind == "fence":
-            depth = 0
-            close_all(m.start())
-        elif kind == "header":
-            stack.append((m.group("name").decode("ascii"), m.start()))
-        elif kind == "footer":
-            name, start = stack.pop()
-            if not stack:
-                out.append(ModuleSpan(name, start, m.end(), True))
-        # line comments and strings: nothing to do, just skipped over
-    return out
-
-
-def _byte_to_char_offsets(data: bytes, offsets: list[int]) -> list[int]:
-    if data.isascii():
-        return offsets
-    return [len(data[:o].decode("utf-8", errors="replace")) for o in offsets]
-
-
-def split_modules(text: str | bytes) -> list[ModuleSpan]:
-    """The top-level modules in ``text`` as ``(name, start, end, complete)``.
-
-    Offsets are in the units of ``text`` itself (characters for ``str``, bytes
-    for ``bytes``), so ``text[start:end]`` is the module from its header to
-    its ``====`` footer.  Text before, between and after modules (an LLM's
-    prose, Markdown fences) is skipped.  A module without a footer ends where
-    a closing fence or the text ends and has ``complete=False``.
-    """
-    data = _as_bytes(text)
-    spans = _scan_modules(data)
-    if isinstance(text, bytes):
-        return spans
-    out = []
-    for s in spans:
-        start, end = _byte_to_char_offsets(data, [s.start, s.end])
-        out.append(ModuleSpan(s.name, start, end, s.complete))
-    return out
 
 
 # --------------------------------------------------------------------------
