@@ -76,13 +76,13 @@ def test_unknown_report_suffix(tmp_path: Path) -> None:
 
 def test_gates() -> None:
     agg = aggregate(records(), resamples=500)
-    assert parse_gate("name.original>=0.5").check(agg)[0]
+    assert parse_gate("name.original>=50").check(agg)[0]
     assert not parse_gate("name.decrease.mean<=1").check(agg)[0]
     assert parse_gate("m:name.decrease.now_fail==2").check(agg)[0]
     both = aggregate(records("replay:/tmp/x.jsonl") + records("other"), resamples=500)
-    assert parse_gate("replay:/tmp/x.jsonl:name.random<=1").check(both)[0]
+    assert parse_gate("replay:/tmp/x.jsonl:name.random<=100").check(both)[0]
     with pytest.raises(GateError, match="several models"):
-        parse_gate("name.random<=1").check(both)
+        parse_gate("name.random<=100").check(both)
     with pytest.raises(GateError, match="form"):
         parse_gate("name.original about 3")
     with pytest.raises(GateError, match="nothing at"):
@@ -90,12 +90,13 @@ def test_gates() -> None:
 
 
 def test_gate_units_are_checked() -> None:
-    """A rate is a fraction or a percentage; a decrease is in points; a p value has no unit."""
+    """A rate is in percent; a decrease is in points; a p value has no unit."""
     agg = aggregate(records(), resamples=500)
-    assert parse_gate("name.original>=50%").value == pytest.approx(0.5)
-    assert parse_gate("name.original>=50%").check(agg)[0] == parse_gate("name.original>=0.5").check(agg)[0]
-    with pytest.raises(GateError, match="fraction from 0 to 1; write 0.6 or 60%"):
-        parse_gate("parse.original>=60")
+    assert parse_gate("name.original>=50%").value == 50
+    assert parse_gate("name.original>=50%").check(agg)[:2] == parse_gate("name.original>=50").check(agg)[:2]
+    assert parse_gate("name.original>=50").check(agg)[2].endswith("%)")
+    with pytest.raises(GateError, match="in percent .0–100.; write 60 for 60%"):
+        parse_gate("parse.original>=0.6")
     with pytest.raises(GateError, match="percentage points"):
         parse_gate("name.decrease.mean<=5%")
     assert parse_gate("name.decrease.ci_high<=5pt").value == 5

@@ -99,6 +99,12 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     if result.passed:
         return result
     details = result.details
+    if details.get("stage") == "spec" and spec_formula(condition.module_map, condition.main, None) is None:
+        # A constant-only reference (ASSUMEs checked, no Init/Next): there are no behaviors to compare.
+        details["side"] = "reference"
+        return GradeResult("behavior", False, "the reference cannot be graded this way: it has no spec formula nor "
+                                              "Init and Next (a constant-only model), so there are no behaviors to "
+                                              "compare", details, result.seconds)
     if details.get("side", "output") == "output" and _tlc_went_wrong(details):
         why = reference_self_failure(condition, tools, mode=mode, timeout=timeout)
         if why is not None:

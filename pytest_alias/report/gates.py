@@ -1,13 +1,13 @@
-"""CI gates on the aggregate: ``"behavior.decrease.ci_low<=5"``, ``"name.original>=0.2"``.
+"""CI gates on the aggregate: ``"behavior.decrease.ci_low<=5"``, ``"name.original>=20"``.
 
 A gate is ``[MODEL:]PATH OP NUMBER``. PATH walks the model's aggregate: ``<grade>.<condition>`` is a
-pass rate (a fraction, 0–1); ``<grade>.decrease.<field>`` is original − random in percentage points
+pass rate in percent of samples (0–100); ``<grade>.decrease.<field>`` is original − random in percentage points
 (``mean``, ``ci_low``, ``ci_high``, ``ci90_low``, ``ci90_high``, ``equivalent`` (1 when the 90%
 interval lies within ±5 points), ``sign_p``, ``now_fail``, ``now_pass``); ``decrease_meaningful``
 compares original and meaningful names. MODEL may be left out when one model ran.
 
-Units are checked: a rate takes ``0.6`` or ``60%`` (``60`` alone is refused, since it would silently
-never hold), a decrease takes points (``5`` or ``5pt``; ``5%`` is refused), counts and p values no unit.
+Units are checked: a rate takes ``60`` or ``60%`` (a bare ``0.6``, the old fraction form, is refused
+as ambiguous), a decrease takes points (``5`` or ``5pt``; ``5%`` is refused), counts and p values no unit.
 """
 
 from __future__ import annotations
@@ -58,9 +58,11 @@ class Gate:
                 raise GateError(f"gate {self.text!r}: nothing at {'.'.join(self.path)} for model {model}")
         if not isinstance(node, (int, float)):
             raise GateError(f"gate {self.text!r}: {'.'.join(self.path)} is not a number")
-        passed = _OPS[self.op](float(node), self.value)
+        found = 100 * float(node) if _unit_of(self.path) == "percent" else float(node)  # rates are stored as fractions
+        passed = _OPS[self.op](found, self.value)
         verdict = "holds" if passed else "VIOLATED"
-        return passed, float(node), f"gate {self.text} {verdict} ({'.'.join(self.path)} = {node:g})"
+        unit = {"percent": "%", "points": " points"}.get(_unit_of(self.path), "")
+        return passed, found, f"gate {self.text} {verdict} ({'.'.join(self.path)} = {found:g}{unit})"
 
 
 def _step(node: Any, part: str) -> Any:
@@ -85,15 +87,14 @@ def parse_gate(text: str) -> Gate:
         raise GateError(f"gate {text!r}: the path must start with parse, name or behavior")
     value, unit = float(match.group("value")), match.group("unit")
     kind = _unit_of(path)
-    if kind == "fraction":
+    if kind == "percent":
         if unit is not None and unit.startswith("p"):
-            raise GateError(f"gate {text!r}: {'.'.join(path)} is a pass rate (a fraction, 0–1), not points; "
-                            f"write {value / 100:g} or {value:g}%")
-        if unit == "%":
-            value /= 100
-        elif value > 1:
-            raise GateError(f"gate {text!r}: {'.'.join(path)} is a pass rate, a fraction from 0 to 1; "
-                            f"write {value / 100:g} or {value:g}%")
+            raise GateError(f"gate {text!r}: {'.'.join(path)} is a pass rate in percent of samples, not points; "
+                            f"write {value:g} or {value:g}%")
+        if unit is None and 0 < value < 1:
+            # Rates used to be fractions: 0.6 is ambiguous between 60% and 0.6%, so it is refused.
+            raise GateError(f"gate {text!r}: {'.'.join(path)} is a pass rate in percent (0–100); write "
+                            f"{100 * value:g} for {100 * value:g}%, or {value:g}% if you mean under one percent")
     elif kind == "points" and unit == "%":
         raise GateError(f"gate {text!r}: {'.'.join(path)} is in percentage points (original − renamed); "
                         f"write {value:g} or {value:g}pt")
@@ -107,11 +108,11 @@ _UNITLESS = frozenset({"sign_p", "now_fail", "now_pass", "equivalent", "n", "tas
 
 
 def _unit_of(path: tuple[str, ...]) -> str:
-    """``fraction`` (a pass rate), ``points`` (a decrease) or ``count`` (a p value, a count, a flag)."""
+    """``percent`` (a pass rate), ``points`` (a decrease) or ``count`` (a p value, a count, a flag)."""
     if path[-1] in _UNITLESS:
         return "count"
     if any(part in ("decrease", "decrease_meaningful", "decreases") for part in path):
         return "points"
     if len(path) == 2 or "rates" in path:
-        return "fraction"
+        return "percent"
     return "count"

@@ -112,9 +112,9 @@ def test_gates_decide_the_session(pytester: pytest.Pytester, small_suite: Path, 
     shutil.copytree(small_suite, tmp_path / "suite")
     replay = _replay(tmp_path / "outputs.jsonl", ("barrier", "random", 0))
     common = (f"--alias-model=replay:{replay}", "--alias-samples=1", "--alias-grade=parse", "--alias-no-fail")
-    ok = run(pytester, tmp_path / "suite", cache_dir, *common, "--alias-gate=parse.original>=0.9")
+    ok = run(pytester, tmp_path / "suite", cache_dir, *common, "--alias-gate=parse.original>=90")
     assert ok.ret == 0, ok.stdout.str()
-    ok.stdout.fnmatch_lines(["*gate parse.original>=0.9 holds*"])
+    ok.stdout.fnmatch_lines(["*gate parse.original>=90 holds*"])
     violated = run(pytester, tmp_path / "suite", cache_dir, *common, "--alias-gate=parse.decrease.mean<=1")
     assert violated.ret == pytest.ExitCode.TESTS_FAILED
     violated.stdout.fnmatch_lines(["*gate parse.decrease.mean<=1 VIOLATED*"])
