@@ -27,7 +27,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from filelock import FileLock
 
@@ -89,17 +89,29 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
+def _prctl() -> Any:
+    """libc's ``prctl``, resolved in the parent (never after fork), or None off Linux."""
+    global _PRCTL
+    if _PRCTL is None and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            _PRCTL = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            _PRCTL = False
+    return _PRCTL or None
+
+
+_PRCTL: Any = None
+
+
 def _die_with_parent() -> None:
     """In the child, before exec: on Linux, have the kernel kill the JVM when the thread that
     started it dies (SIGKILL of the Python parent, the OOM killer, a crashed xdist worker), since
-    the JVM runs in its own session and no signal of the parent reaches it otherwise."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: the Python side still kills the group on timeout and interrupt
+    the JVM runs in its own session and no signal of the parent reaches it otherwise. Only a call to
+    the function the parent resolved runs here: nothing that could wait on a lock after fork."""
+    if _PRCTL:
+        _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _jvm_flags() -> list[str]:
@@ -184,7 +196,7 @@ def run_fresh(
     start = time.perf_counter()
     proc = subprocess.Popen(
         command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        start_new_session=True, preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+        start_new_session=True, preexec_fn=_die_with_parent if _prctl() else None,
     )
     try:
         output, _ = proc.communicate(timeout=timeout)
