@@ -22,6 +22,7 @@ TLA+ expression cannot name one), nor a reference whose cfg needs a CONSTRAINT, 
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -348,7 +349,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
                 return done(True, None)
             first_failure = first_failure or reason
     details["stage"] = "tlc" if any("forward" in a for a in attempts) else "graph"
-    details["constant_mappings"] = {"tried": len(attempts), "total": _bijection_count(len(constant_options[0]))}
+    details["constant_mappings"] = {"tried": len(attempts), "total": math.factorial(len(constant_options[0]))}
     reason = first_failure or (dump_failures[0] if dump_failures else None) or \
         "no mapping could be tried within the launch budget"
     if len(attempts) > 1 and first_failure is not None:
@@ -400,12 +401,6 @@ def _witness(ref_graph: StateGraph, gen_graph: StateGraph, inputs: ExtendedInput
 
 def _pairs_words(constants: Constants) -> str:
     return "{" + ", ".join(f"{r}->{g}" for r, g in constants) + "}"
-
-
-def _bijection_count(n: int) -> int:
-    import math
-
-    return math.factorial(n)
 
 
 def _sizes(graph: StateGraph) -> dict[str, int]:

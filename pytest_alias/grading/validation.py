@@ -40,7 +40,7 @@ from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
-from ..tla.specfiles import SpecFiles, imported_modules, strip_comments
+from ..tla.specfiles import SpecFiles, imported_modules, code_text
 from .behavior import UnknownModeError
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mutants import check_mutant, generate_mutants, reference_distinct
@@ -72,7 +72,6 @@ CONTROLS: dict[str, tuple[str, bool]] = {
 WRITER_MODULES = frozenset({"IOUtils", "CSV"})
 #: Operators that write files, by the module providing them (other operators of it are harmless).
 WRITER_OPERATORS = {"Json": frozenset({"JsonSerialize", "ndJsonSerialize"})}
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
 class ModeUnavailable(ValueError):
@@ -111,7 +110,7 @@ def writer_use(texts: Iterable[str]) -> str | None:
     skipped) or the tree-sitter parse finds it, so no string or comment trick hides one from both.
     """
     for text in texts:
-        code = _STRING.sub('""', strip_comments(text))
+        code = code_text(text)
         imported = list(dict.fromkeys([*imported_modules(code), *_parsed_imports(text)]))
         for module in imported:
             if module in WRITER_MODULES:

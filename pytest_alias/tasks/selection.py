@@ -24,7 +24,7 @@ import sys
 from pathlib import PurePosixPath
 from typing import Callable, Iterable, TextIO
 
-from ..tla.specfiles import strip_comments
+from ..tla.specfiles import code_text
 from .model import Task
 from .suite_common import Skipped, SuiteError
 
@@ -50,7 +50,6 @@ TOOL_REPOSITORIES: frozenset[str] = frozenset({
 FIXTURE_FOLDERS: frozenset[str] = frozenset({"test-model", "test", "tests", "testing", "test-verify"})
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 #: Verifies the renamed copy of each task; returns the failure reason per id (None when verified).
 Verifier = Callable[[list[Task], int], dict[str, str | None]]
@@ -60,7 +59,7 @@ def random_value_operators(task: Task) -> list[str]:
     """The random-value operators (or module) the task's modules use, sorted; empty when none."""
     used: set[str] = set()
     for _, text in task.modules:
-        code = _STRING.sub('""', strip_comments(text))
+        code = code_text(text)
         used.update(word for word in _WORD.findall(code) if word in RANDOM_OPERATORS)
     return sorted(used)
 

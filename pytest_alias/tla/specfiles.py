@@ -83,6 +83,11 @@ def strip_comments(text: str) -> str:
     return "".join(pieces)
 
 
+def code_text(text: str) -> str:
+    """``text`` without comments and with every string literal emptied (``""``): only code is left."""
+    return _STRING.sub('""', strip_comments(text))
+
+
 def module_header_name(text: str) -> str | None:
     """The name in the first ``---- MODULE Name ----`` header, or None when there is none."""
     match = _HEADER.search(text)
@@ -91,7 +96,7 @@ def module_header_name(text: str) -> str | None:
 
 def imported_modules(text: str) -> list[str]:
     """Names the module EXTENDS or INSTANCEs (standard modules included), in order of appearance."""
-    code = _STRING.sub('""', strip_comments(text))
+    code = code_text(text)
     names: list[str] = []
     for match in _EXTENDS.finditer(code):
         names.extend(_WORD.findall(match.group(1)))

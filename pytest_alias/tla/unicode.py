@@ -33,7 +33,7 @@ ASCII_FORMS: dict[str, str] = {
     "○": "\\circ", "∙": "\\bullet", "⊢": "|-", "⊨": "|=", "‖": "||", "′": "'",
     "‥": "..", "ℕ": "Nat", "ℤ": "Int", "ℝ": "Real", "─": "-", "━": "-", "═": "=",
 }
-_BULLETS = ("/\\", "\\/")
+_ANY_BULLET = re.compile(r"/\\|\\/|∧|∨")  # ASCII or Unicode junction bullets
 _BULLET_LINE = re.compile(r"[ \t]*(/\\|\\/|∧|∨)")
 
 
@@ -97,7 +97,7 @@ def _realigned(original: str, converted: str, landed: dict[int, int]) -> str:
         if target is not None and target > current:
             converted = " " * (target - current) + converted
     # Record every bullet of this line: original column -> converted column.
-    for match in re.finditer(r"/\\|\\/|∧|∨", original):
+    for match in _ANY_BULLET.finditer(original):
         landed[match.start()] = _converted_column(original, converted, match.start())
     return converted
 
@@ -105,6 +105,6 @@ def _realigned(original: str, converted: str, landed: dict[int, int]) -> str:
 def _converted_column(original: str, converted: str, column: int) -> int:
     """Where the bullet at ``column`` of ``original`` ended up in ``converted``: the same bullet,
     counted among the line's bullets."""
-    index = sum(1 for m in re.finditer(r"/\\|\\/|∧|∨", original[:column]))
+    index = sum(1 for _ in _ANY_BULLET.finditer(original[:column]))
     found = [m.start() for m in re.finditer(r"/\\|\\/", converted)]
     return found[index] if index < len(found) else column
