@@ -71,8 +71,12 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
     """Run the chosen grades on ``output`` and return the case's record."""
     start = time.perf_counter()
     results: dict[str, dict[str, Any]] = {}
+    model_error = (generation or {}).get("error")
     for grade in grades:
-        if grade not in applicable_grades(case, [grade]):
+        if model_error:  # no answer to grade: recorded, never counted against the model
+            results[grade] = {"passed": False, "reason": f"model error: {model_error}", "seconds": 0.0,
+                              "details": {"stage": "model", "side": "model"}}
+        elif grade not in applicable_grades(case, [grade]):
             results[grade] = not_applicable_result()
             continue
         # guarded: an output that could write files fails unrun, and a grader error is a failing grade

@@ -89,6 +89,8 @@ def generation_fields(generation: Generation) -> dict[str, Any]:
     fields = {"truncated": generation.truncated, "finish_reason": generation.finish_reason,
               "from_store": generation.from_store, "usage": dict(generation.usage), "cost_usd": generation.cost_usd,
               "prefill": generation.prefix, "model_identity": generation.model}
+    if generation.error is not None:
+        fields["error"] = generation.error
     exposure = generation.raw.get("exposure") if isinstance(generation.raw, dict) else None
     if exposure:  # a fine-tuned model: which half it saw (tla-alias exposure reads it)
         fields["exposure"] = exposure

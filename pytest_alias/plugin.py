@@ -127,6 +127,16 @@ def _uncaptured(config: pytest.Config) -> Iterator[None]:
         yield
 
 
+def _run_stoppers() -> tuple[type[BaseException], ...]:
+    from .models.base import StopRunError
+
+    return (ValueError, LookupError, ImportError, StopRunError)
+
+
+#: Generation errors that stop the whole run with one message (any other fails only its item).
+RUN_STOPPERS = _run_stoppers()
+
+
 def live_progress(config: pytest.Config) -> bool:
     """A live progress line on an interactive terminal; plain lines under ``-q`` or without a TTY."""
     return config.get_verbosity() >= 0 and sys.stderr.isatty()
@@ -168,8 +178,8 @@ class AliasController:
             return
         try:
             self.config.stash[GENERATIONS_KEY] = self._generate([alias_case_of(item) for item in session.items])
-        except (ValueError, LookupError, ImportError) as exc:  # a replay for other conditions, an ro store miss…
-            raise pytest.UsageError(str(exc)) from None
+        except RUN_STOPPERS as exc:  # a replay for other conditions, an ro store miss, no connection…
+            raise pytest.UsageError(f"alias: {exc}") from None
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
@@ -181,7 +191,7 @@ class AliasController:
         chosen = [by_id.get(nodeid.rpartition("[")[2].rstrip("]")) for nodeid in ids if "[" in nodeid]
         try:
             generations = self._generate(chosen)
-        except (ValueError, LookupError, ImportError) as exc:
+        except RUN_STOPPERS as exc:
             pytest.exit(f"alias: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
         from .generation import write_run_file
 

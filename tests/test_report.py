@@ -51,6 +51,28 @@ def test_task_rates_are_per_task_fractions() -> None:
     assert task_rates(records(), "m", "name", "random") == {t: r / 5 for t, (_, r) in OUTCOMES.items()}
 
 
+@pytest.mark.parametrize("details, outcome", [
+    ({"stage": "error", "side": "grader"}, "grader error"),
+    ({"stage": "reference", "side": "reference"}, "reference not gradeable"),
+])
+def test_errors_that_are_not_the_outputs_never_count_against_the_model(details: dict, outcome: str) -> None:
+    """Task a's failing original samples become grader/reference errors: left out, not failures."""
+    from pytest_alias.report.outcomes import record_outcome
+
+    data = records()
+    for record in data:
+        if record["task"] == "a" and record["condition"] == "random" and record["sample"] >= 1:
+            record["grades"]["name"]["details"] = details
+    assert task_rates(data, "m", "name", "random")["a"] == 1.0  # 1 pass out of the 1 sample with a verdict
+    result = aggregate(data, resamples=200)["models"]["m"]["grades"]["name"]
+    assert result["not_graded"] == {"random": 4}
+    assert [record_outcome(r) for r in data if r["task"] == "a" and r["condition"] == "random"] == ["pass"] + [outcome] * 4
+    text = "\n".join(summary_lines(aggregate(data, resamples=200)))
+    assert "samples without a verdict" in text and "name random 4" in text
+    error = dict(data[0], generation={"error": "no connection"})
+    assert record_outcome(error) == "model error" and task_rates([error], "m", "name", "original") == {}
+
+
 def test_summary_lines_show_table_and_decrease() -> None:
     text = "\n".join(summary_lines(aggregate(records(), resamples=500)))
     assert "name" in text and "original" in text and "sign test p" in text and "hidden names" in text

@@ -17,6 +17,14 @@ def test_tla(request: pytest.FixtureRequest, alias_case, alias_settings, alias_o
                       timeout=alias_settings.timeout, mode=alias_settings.mode, generation=generation)
     record["seed"] = alias_settings.seed  # with versions.condition: which renaming the text answered
     record_item(request.node, record)
+    if alias_output.error is not None:  # one line; the traceback behind -v
+        detail = (alias_output.raw or {}).get("error_detail") if isinstance(alias_output.raw, dict) else None
+        message = f"model error: {alias_output.error}"
+        if detail and request.config.get_verbosity() > 0:
+            message += "\n" + detail
+        if alias_settings.no_fail:
+            pytest.xfail(message.splitlines()[0])
+        pytest.fail(message, pytrace=False)
     if not applicable_grades(alias_case, alias_settings.grades):
         pytest.skip("task has no TLC configuration: only the parse grade applies")
     failure = failure_summary(record)

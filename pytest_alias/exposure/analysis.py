@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
+from ..report.outcomes import graded_verdict
 from .data import ARMS
 from .likelihood import LIKELIHOOD_FORMAT
 from .split import HALVES, ExposureSplit
@@ -133,10 +134,11 @@ def grade_values(records: Iterable[Mapping[str, Any]], grade: str) -> dict[tuple
     """``(model, task, condition)`` → pass rate over the samples graded with ``grade``."""
     outcomes: dict[tuple[str, str, str], list[bool]] = defaultdict(list)
     for record in records:
-        result = (record.get("grades") or {}).get(grade)
-        # A task without a cfg cannot take a TLC grade: the paper tests on the tasks with one.
-        if result is not None and result.get("passed") is not None and not result.get("not_applicable"):
-            outcomes[(str(record["model"]), str(record["task"]), str(record["condition"]))].append(bool(result["passed"]))
+        # A task without a cfg cannot take a TLC grade (the paper tests on the tasks with one), and a
+        # model, reference or grader error is no verdict on the output: both are left out.
+        verdict = graded_verdict(record, grade)
+        if verdict is not None:
+            outcomes[(str(record["model"]), str(record["task"]), str(record["condition"]))].append(verdict)
     return {key: sum(values) / len(values) for key, values in outcomes.items()}
 
 

@@ -55,7 +55,7 @@ class AnthropicModel(APIModel):
     def make_client(self) -> anthropic.Anthropic:
         """The SDK client; an explicit timeout also lifts the SDK's refusal of long non-streaming calls."""
         return anthropic.Anthropic(api_key=self.api_key, base_url=self.base_url, max_retries=self.max_retries,
-                                   timeout=self.timeout)
+                                   timeout=self.http_timeout(anthropic.Timeout))
 
     def body(self, request: GenerationRequest, params: DecodingParams) -> dict[str, Any]:
         """Messages API parameters: the prompt as the one user message, set sampling fields only."""

@@ -119,6 +119,11 @@ class APIModel:
         """The SDK client, built from ``api_key``, ``base_url``, ``max_retries`` and ``timeout``."""
         raise NotImplementedError
 
+    def http_timeout(self, timeout_class: Any) -> Any:
+        """The SDK's ``Timeout``: ``timeout`` for an answer, but at most 10 s to connect, so a network
+        that is down (a black hole, not a refusal) is known in seconds, not after ``timeout``."""
+        return timeout_class(self.timeout, connect=min(self.timeout, 10.0))
+
     def body(self, request: GenerationRequest, params: DecodingParams) -> dict[str, Any]:
         """The provider request body for one sample."""
         raise NotImplementedError

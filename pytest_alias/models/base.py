@@ -16,6 +16,15 @@ if TYPE_CHECKING:  # models stand alone: a Condition is only carried, never requ
     from ..tasks.model import Condition
 
 
+class StopRunError(RuntimeError):
+    """A model failure that every other request would meet too (an unreachable provider, a replay file
+    recorded for other conditions): the run stops with one message instead of failing item by item."""
+
+
+class ModelUnreachableError(StopRunError):
+    """No connection to the model's provider could be made, even after a short retry."""
+
+
 @dataclass(frozen=True)
 class DecodingParams:
     """Sampling settings; ``None`` (or no stop sequences given) means the provider's default."""
@@ -100,12 +109,26 @@ class Generation:
     from_store: bool = field(default=False, compare=False)
     #: The answer's start that was written for the model (and begins ``text``), "" when none.
     prefix: str = ""
+    #: Why the model gave no answer for this request (one line), None for an answer. Such a
+    #: generation is never stored, and its item is a "model error", not a failing grade.
+    error: str | None = None
+
+    @classmethod
+    def failed(cls, model: str, error: BaseException | str, detail: str = "") -> Generation:
+        """The stand-in for a request the model could not answer (``detail``: a traceback for ``-v``)."""
+        text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+        line = (text.strip().splitlines() or ["unknown error"])[0][:300]
+        return cls(text="", model=model, finish_reason="error", error=line,
+                   raw={"error_detail": detail} if detail else None)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-able form the generation store writes."""
-        return {"text": self.text, "model": self.model, "finish_reason": self.finish_reason,
+        data = {"text": self.text, "model": self.model, "finish_reason": self.finish_reason,
                 "truncated": self.truncated, "usage": dict(self.usage), "cost_usd": self.cost_usd,
                 "raw": self.raw, "seconds": self.seconds, "prefix": self.prefix}
+        if self.error is not None:
+            data["error"] = self.error
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, from_store: bool = False) -> Generation:
@@ -115,7 +138,8 @@ class Generation:
         return cls(text=data["text"], model=data["model"], finish_reason=data.get("finish_reason"),
                    truncated=bool(data.get("truncated", False)), usage=dict(data.get("usage") or {}),
                    cost_usd=data.get("cost_usd"), raw=data.get("raw"), seconds=float(data.get("seconds", 0.0)),
-                   from_store=from_store, prefix=str(data.get("prefix") or ""))
+                   from_store=from_store, prefix=str(data.get("prefix") or ""),
+                   error=str(data["error"]) if data.get("error") is not None else None)
 
 
 @runtime_checkable

@@ -57,7 +57,7 @@ class OpenAIModel(APIModel):
     def make_client(self) -> openai.OpenAI:
         """The SDK client."""
         return openai.OpenAI(api_key=self.api_key, base_url=self.base_url, max_retries=self.max_retries,
-                             timeout=self.timeout)
+                             timeout=self.http_timeout(openai.Timeout))
 
     def body(self, request: GenerationRequest, params: DecodingParams) -> dict[str, Any]:
         """Chat Completions parameters: the prompt as the one user message, set sampling fields only."""

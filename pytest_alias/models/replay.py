@@ -17,9 +17,14 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
-from .base import DecodingParams, Generation, GenerationRequest
+from .base import DecodingParams, Generation, GenerationRequest, StopRunError
 
 ReplayKey = tuple[str, str, int]
+
+
+class ReplayVersionError(StopRunError):
+    """Replay lines recorded for another version of their condition: every text would be graded
+    against the wrong names, so the run stops."""
 
 
 class ReplayError(ValueError):
@@ -88,16 +93,16 @@ class ReplayModel:
         self.identity = f"replay:{self.path.name}#{digest}" + (f"@{model}" if model else "")
 
     def generate(self, requests: Sequence[GenerationRequest], params: DecodingParams) -> list[Generation]:
-        """The recorded text for each request; a request with no record raises ``ReplayError``."""
-        # Check the whole batch first, so one error names every missing entry.
-        missing = [r.label() for r in requests if (r.task_id, r.kind, r.sample) not in self.records]
-        if missing:
-            shown = "; ".join(missing[:5]) + (f"; and {len(missing) - 5} more" if len(missing) > 5 else "")
-            raise ReplayError(f"replay file {self.path} has no entry for {shown}")
-        self._check_versions(requests)
+        """The recorded text for each request; a request with no record gets a failed generation (its
+        item alone fails as a model error); lines recorded for another seed stop the run."""
+        self._check_versions([r for r in requests if (r.task_id, r.kind, r.sample) in self.records])
         generations = []
         for request in requests:
-            record = self.records[(request.task_id, request.kind, request.sample)]
+            record = self.records.get((request.task_id, request.kind, request.sample))
+            if record is None:
+                generations.append(Generation.failed(self.identity, f"replay file {self.path.name} has no entry "
+                                                                    f"for {request.label()}"))
+                continue
             generations.append(Generation(text=record["text"], model=self.identity,
                                           finish_reason=record.get("finish_reason"),
                                           truncated=bool(record.get("truncated", False)), raw=record))
@@ -115,7 +120,7 @@ class ReplayModel:
             if recorded is None:
                 unversioned = True
             elif recorded != request.condition.version:
-                raise ReplayError(
+                raise ReplayVersionError(
                     f"replay file {self.path}: the {request.kind} text of task {request.task_id} (sample "
                     f"{request.sample}) was recorded for condition version {recorded} (seed {record.get('seed')}), "
                     f"but this run's condition is version {request.condition.version} (seed "

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import traceback
 import warnings
 from enum import Enum
 from pathlib import Path
@@ -19,7 +21,9 @@ from typing import Any, Callable, Sequence
 
 from ..atomic import write_json_atomic
 from ..tla.cache import default_cache_dir
-from .base import DecodingParams, Generation, GenerationRequest, Model, is_cacheable
+from .base import DecodingParams, Generation, GenerationRequest, Model, StopRunError, is_cacheable
+
+log = logging.getLogger("pytest_alias.models.store")
 
 #: Bump when the meaning of a stored entry or of a key part changes: old entries stop matching.
 STORE_SCHEMA_VERSION = 1
@@ -130,9 +134,9 @@ class GenerationStore:
         step = chunk_size if chunk_size and chunk_size > 0 else max(len(pending), 1)
         for start in range(0, len(pending), step):
             batch = pending[start:start + step]
-            generated = self._call(model, [requests[i] for i in batch], params)
+            generated = self._call_each_on_failure(model, [requests[i] for i in batch], params)
             for index, generation in zip(batch, generated):
-                if keep:
+                if keep and generation.error is None:  # a failed request is asked again next run
                     self.put(keys[index], generation, requests[index])
                 results[index] = generation
             if on_done is not None:
@@ -141,13 +145,30 @@ class GenerationStore:
         assert len(done) == len(requests), "every request was either a hit or sent to the model"
         return done
 
+    def _call_each_on_failure(self, model: Model, requests: list[GenerationRequest],
+                              params: DecodingParams) -> list[Generation]:
+        """The batch's generations; when the batch fails, each request alone, so one bad request
+        becomes one failed generation (``Generation.failed``) and its neighbours still get answers.
+        A ``StopRunError`` (the provider is unreachable…) stops at once: every request would meet it."""
+        try:
+            return self._call(model, requests, params)
+        except StopRunError:
+            raise
+        except Exception as error:
+            if len(requests) == 1:
+                return [Generation.failed(model.identity, error, traceback.format_exc(limit=6))]
+            first = error
+        log.warning("model %s failed on a batch of %d (%s); asking each request alone", model.identity,
+                    len(requests), first)
+        return [self._call_each_on_failure(model, [request], params)[0] for request in requests]
+
     @staticmethod
     def _call(model: Model, requests: list[GenerationRequest], params: DecodingParams) -> list[Generation]:
         if not requests:
             return []
         generations = list(model.generate(requests, params))
         if len(generations) != len(requests):  # a silent mismatch would pair outputs with wrong cases
-            raise RuntimeError(f"model {model.identity} returned {len(generations)} generations "
+            raise StopRunError(f"model {model.identity} returned {len(generations)} generations "
                                f"for {len(requests)} requests")
         return generations
 

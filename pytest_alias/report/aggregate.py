@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping
 
 from .. import stats
 from ..vocabulary import CONDITIONS, GRADES
+from .outcomes import graded_verdict
 
 AGGREGATE_SCHEMA = 1
 GRADE_ORDER = GRADES
@@ -29,12 +30,24 @@ def task_rates(records: Iterable[Mapping[str, Any]], model: str, grade: str, con
     """
     outcomes: dict[str, list[bool]] = defaultdict(list)
     for record in records:
-        result = record["grades"].get(grade)
-        if result is not None and result.get("not_applicable") and not paper_rule:
+        if record["model"] != model or record["condition"] != condition or grade not in record["grades"]:
             continue
-        if record["model"] == model and record["condition"] == condition and result is not None:
-            outcomes[record["task"]].append(bool(result["passed"]))
+        if record["grades"][grade].get("not_applicable"):
+            if paper_rule:
+                outcomes[record["task"]].append(False)
+            continue
+        verdict = graded_verdict(record, grade)
+        if verdict is not None:  # a model, reference or grader error is no verdict: left out
+            outcomes[record["task"]].append(verdict)
     return {task: stats.pass_rate(values) for task, values in sorted(outcomes.items())}
+
+
+def not_graded(records: Iterable[Mapping[str, Any]], grade: str, condition: str) -> int:
+    """Samples of ``condition`` whose ``grade`` gave no verdict on the output (model, reference or
+    grader error): left out of every rate, and counted so a reader sees how many."""
+    return sum(1 for record in records
+               if record["condition"] == condition and grade in record["grades"]
+               and not record["grades"][grade].get("not_applicable") and graded_verdict(record, grade) is None)
 
 
 def paired_decrease(original: dict[str, float], renamed: dict[str, float], tasks: Iterable[str] | None,
@@ -63,7 +76,8 @@ def lenient_parse_rates(records: Iterable[dict[str, Any]], model: str, condition
     outcomes: dict[str, list[bool]] = defaultdict(list)
     for record in records:
         result = record["grades"].get("parse")
-        if record["model"] == model and record["condition"] == condition and result is not None:
+        if (record["model"] == model and record["condition"] == condition and result is not None
+                and graded_verdict(record, "parse") is not None):
             outcomes[record["task"]].append(bool((result.get("details") or {}).get("lenient_ok")))
     return {task: stats.pass_rate(values) for task, values in sorted(outcomes.items())}
 
@@ -89,6 +103,9 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                 "rates": {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)} for c, r in rates.items()},
                 "decreases": {}, "split": {},
             }
+            skipped = {c: not_graded(mine, grade, c) for c in conditions}
+            if any(skipped.values()):
+                entry["not_graded"] = {c: n for c, n in skipped.items() if n}
             if any((r["grades"].get(grade) or {}).get("not_applicable") for r in mine):
                 paper = {c: task_rates(mine, model, grade, c, paper_rule=True) for c in conditions}
                 entry["paper_rule_rates"] = {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
 from .aggregate import task_rates
+from .outcomes import graded_verdict
 
 KNOWN_NAMES_FILE = Path(__file__).resolve().parents[1] / "data" / "known_names.json"
 LISTS = ("fixed", "broader")
@@ -94,10 +95,7 @@ def known_name_comparison(records: Sequence[Mapping[str, Any]], model: str, grad
 
 
 def _passed(record: Mapping[str, Any], grade: str) -> bool | None:
-    result = (record.get("grades") or {}).get(grade)
-    if result is None or result.get("passed") is None or result.get("not_applicable"):
-        return None
-    return bool(result["passed"])
+    return graded_verdict(record, grade)
 
 
 def disagreements(records: Sequence[Mapping[str, Any]], model: str, *, renamed: str = "random",

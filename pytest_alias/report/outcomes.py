@@ -11,9 +11,13 @@ from typing import Any, Iterable, Mapping
 from ..vocabulary import GRADES
 
 #: Every outcome, in the order a module gets further through the pipeline.
-OUTCOMES = ("no module found", "cut at token limit", "parse error", "semantic error", "TLC config error", "TLC error",
+OUTCOMES = ("model error", "no module found", "cut at token limit", "parse error", "semantic error", "TLC config error", "TLC error",
             "invariant or property violation", "deadlock", "timeout", "behavior differs",
             "reference not gradeable", "grader error", "pass")
+
+#: Outcomes that are no verdict on the model's output: the model call failed, the reference cannot be
+#: graded, or the grader or its machine failed. Rates leave them out (they never count against a model).
+NOT_VERDICTS = ("model error", "reference not gradeable", "grader error")
 
 _TLC_OUTCOMES = {
     "config_error": "TLC config error", "parse_error": "TLC config error", "semantic_error": "TLC config error",
@@ -53,6 +57,8 @@ def record_outcome(record: Mapping[str, Any]) -> str:
     An output that does not parse because generation stopped at the token limit before the module's
     closing ``====`` is ``cut at token limit`` (appendix N's truncation), not a parse error.
     """
+    if (record.get("generation") or {}).get("error"):
+        return "model error"
     grades = record.get("grades") or {}
     for grade in GRADES:
         if grade in grades and not grades[grade].get("passed") and not grades[grade].get("not_applicable"):
@@ -61,6 +67,19 @@ def record_outcome(record: Mapping[str, Any]) -> str:
                 return "cut at token limit"
             return outcome
     return "pass"
+
+
+def graded_verdict(record: Mapping[str, Any], grade: str) -> bool | None:
+    """Whether ``record`` passed ``grade``, or None when there is no verdict on the output to count: the
+    grade did not run or cannot apply (no cfg), or the failure is not the output's (``NOT_VERDICTS``)."""
+    if (record.get("generation") or {}).get("error"):
+        return None
+    result = (record.get("grades") or {}).get(grade)
+    if result is None or result.get("passed") is None or result.get("not_applicable"):
+        return None
+    if not result["passed"] and grade_outcome(grade, result) in NOT_VERDICTS:
+        return None
+    return bool(result["passed"])
 
 
 def outcome_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:

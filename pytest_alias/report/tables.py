@@ -69,6 +69,16 @@ def decrease_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str
     return header, rows
 
 
+def not_graded_line(model_entry: dict[str, Any]) -> str | None:
+    """Which samples the rates leave out because they hold no verdict on the output, or None."""
+    parts = [f"{grade} {condition} {count}" for grade, entry in model_entry["grades"].items()
+             for condition, count in (entry.get("not_graded") or {}).items()]
+    if not parts:
+        return None
+    return ("samples without a verdict (model, reference or grader error; left out of the rates, never "
+            "counted as failures): " + ", ".join(parts))
+
+
 def render_text(header: list[str], rows: list[list[str]]) -> list[str]:
     """An aligned plain-text table."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
@@ -88,6 +98,9 @@ def summary_lines(aggregate: dict[str, Any]) -> list[str]:
         lines.append(f"model {model}: {entry['tasks']} tasks ({entry['hidden_name_tasks']} with hidden names, "
                      f"{entry['every_name_stated_tasks']} with every name stated)")
         lines += render_text(*rate_rows(entry))
+        left_out = not_graded_line(entry)
+        if left_out:
+            lines.append(left_out)
         decreases = decrease_rows(entry)
         if decreases[1]:
             lines.append("")

@@ -203,11 +203,13 @@ def test_replay_returns_recorded_text(tmp_path: Path) -> None:
     assert model.identity.startswith("replay:out.jsonl#") and model.identity == out[0].model
 
 
-def test_replay_missing_entry_names_task_condition_sample(tmp_path: Path) -> None:
+def test_replay_missing_entry_fails_only_its_request(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "out.jsonl", [{"task": "clock", "condition": "original", "sample": 0, "text": "A"}])
     model = default_registry(make_plugin_manager(load_entrypoints=False)).create(f"replay:{path}")
-    with pytest.raises(ReplayError, match=r"no entry for task=clock condition=original sample=3"):
-        model.generate([GenerationRequest("clock", "original", 3, "p")], PARAMS)
+    out = model.generate([GenerationRequest("clock", "original", 3, "p"), GenerationRequest("clock", "original", 0, "p")],
+                         PARAMS)
+    assert out[0].error == "replay file out.jsonl has no entry for task=clock condition=original sample=3"
+    assert out[0].text == "" and out[1].text == "A" and out[1].error is None
 
 
 @pytest.mark.parametrize("bad_line, reason", [

@@ -11,6 +11,7 @@ from typing import Sequence
 
 import pytest
 
+from pytest_alias.models.base import StopRunError
 from pytest_alias.models import (
     DecodingParams,
     Generation,
@@ -144,8 +145,24 @@ def test_wrong_number_of_outputs_is_an_error(tmp_path: Path) -> None:
         def generate(self, requests: Sequence[GenerationRequest], params: DecodingParams) -> list[Generation]:
             return super().generate(requests, params)[:-1]
 
-    with pytest.raises(RuntimeError, match="returned 1 generations for 2 requests"):
+    with pytest.raises(StopRunError, match="returned 1 generations for 2 requests"):
         GenerationStore(tmp_path).generate(Short(), requests(2), PARAMS)
+
+
+def test_a_failing_request_fails_alone_and_is_not_stored(tmp_path: Path) -> None:
+    class Picky(CountingModel):
+        def generate(self, requests: Sequence[GenerationRequest], params: DecodingParams) -> list[Generation]:
+            if any(r.sample == 1 for r in requests):
+                raise ConnectionResetError("the server hung up")
+            return super().generate(requests, params)
+
+    store = GenerationStore(tmp_path)
+    out = store.generate(Picky(), requests(3), PARAMS)
+    assert [g.error for g in out] == [None, "ConnectionResetError: the server hung up", None]
+    assert out[0].text and out[2].text and out[1].text == "" and "Traceback" in out[1].raw["error_detail"]
+    assert store.writes == 2  # the failed request is asked again next run
+    again = store.generate(Picky(), requests(3), PARAMS)
+    assert [g.from_store for g in again] == [True, False, True]
 
 
 # --------------------------------------------------------------------------- modes

@@ -152,6 +152,26 @@ def test_replay_recorded_for_another_seed_is_an_error(pytester: pytest.Pytester,
     assert "task die-hard" in output and "(seed 0)" in output and "(seed 1)" in output
 
 
+def test_a_missing_replay_entry_fails_only_its_item(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    """One line per item, a "model error" outcome, and no rate counts it against the model."""
+    replay = _versioned_replay(tmp_path / "seed0.jsonl", 0)
+    lines = replay.read_text().splitlines()
+    replay.write_text(lines[0] + "\n")  # the random condition's text is missing
+    report = tmp_path / "r.json"
+    result = pytester.runpytest_subprocess(f"--alias-cache-dir={tmp_path / 'cache'}", f"--alias-model=replay:{replay}",
+                                           "--alias-samples=1", "--alias-grade=parse", "-k", "die-hard", "-n", "2",
+                                           f"--alias-report={report}", timeout=600)
+    result.assert_outcomes(passed=1, failed=1)
+    output = result.stdout.str()
+    assert "model error: replay file seed0.jsonl has no entry for task=die-hard condition=random sample=0" in output
+    assert "Traceback" not in output
+    assert "samples without a verdict" in output and "parse random 1" in output
+    data = json.loads(report.read_text())
+    parse = data["aggregate"]["models"][f"replay:{replay}"]["grades"]["parse"]
+    assert parse["rates"]["original"] == {"mean": 1.0, "tasks": 1} and parse["rates"]["random"]["tasks"] == 0
+    assert [r["outcome"] for r in data["records"] if r["condition"] == "random"] == ["model error"]
+
+
 def test_replay_without_versions_warns_once(pytester: pytest.Pytester, tmp_path: Path) -> None:
     replay = _versioned_replay(tmp_path / "old.jsonl", 0, versions=False)
     result = pytester.runpytest_subprocess(f"--alias-cache-dir={tmp_path / 'cache'}", f"--alias-model=replay:{replay}",

@@ -23,6 +23,7 @@ from pytest_alias.models.anthropic_model import (  # noqa: E402
 )
 from pytest_alias.models.api_config import APIModelError, BatchFailedError, ModelConfigError  # noqa: E402
 from pytest_alias.models.prompts import frontier_prompt  # noqa: E402
+from pytest_alias.models.base import ModelUnreachableError  # noqa: E402
 
 BATCHES = "/v1/messages/batches"
 
@@ -216,13 +217,14 @@ def test_spec_options_identity_and_registration(server: FakeAPIServer, tmp_path:
     assert unknown.price is None
 
 
-def test_connection_errors_are_transient(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_connection_failures_stop_after_one_retry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
     with FakeAPIServer() as closed:
         url = closed.url
-    model = create_claude("claude-opus-4-8", base_url=url, batch=False, max_retries=0, error_retries=1,
+    model = create_claude("claude-opus-4-8", base_url=url, batch=False, max_retries=0, error_retries=6,
                           backoff=0.001, journal_dir=tmp_path)
-    with pytest.raises(APIModelError, match="failed after 2 attempts") as caught:
+    # No connection at all: one more attempt, then the run stops (not six backoffs per request).
+    with pytest.raises(ModelUnreachableError, match="no connection to the provider after 2 attempts") as caught:
         model.generate(requests(1), DecodingParams())
     model.close()
     assert isinstance(caught.value.__cause__, anthropic.APIConnectionError)
