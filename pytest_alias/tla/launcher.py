@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from filelock import FileLock
 
+from .janitor import GRACE_SECONDS, janitor
 from .toolchain import Toolchain
 
 Tool = Literal["sany", "tlc"]
@@ -198,6 +199,7 @@ def run_fresh(
         command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         start_new_session=True, preexec_fn=_die_with_parent if _prctl() else None,
     )
+    janitor().hold_group(proc.pid, timeout)  # killed at the limit even if this process is stuck or dies
     try:
         output, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -207,6 +209,8 @@ def run_fresh(
     except BaseException:
         _kill_group(proc)  # Ctrl-C or any other exit: no TLC outlives the run that started it
         raise
+    finally:
+        janitor().release_group(proc.pid)
     return ToolRun(proc.returncode, output.decode("utf-8", "replace"), time.perf_counter() - start, False, "fresh")
 
 
@@ -267,6 +271,8 @@ class ToolServer:
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             start_new_session=True, cwd=self.home,
         )
+        janitor().hold_group(self.proc.pid)
+        janitor().hold_folder(self.home)
         if self._read_line(time.monotonic() + startup_timeout) != "ALIAS-READY":
             self.kill()
             raise ServerDied("the tool server did not start")
@@ -297,17 +303,21 @@ class ToolServer:
         """Run one check; paths in ``args`` must be absolute (the server's cwd is not ``workdir``)."""
         assert self.proc.stdin is not None
         output_file = workdir.parent / f"{tool}-output.txt"
-        fields = [tool, str(output_file), str(tmpdir), *args]
+        # The server stops itself a grace period after the limit (the Java side of the limit).
+        limit_ms = max(1, int((timeout + GRACE_SECONDS) * 1000)) if timeout < 1e9 else 0
+        fields = [tool, str(output_file), str(tmpdir), str(limit_ms), *args]
         if any("\t" in field or "\n" in field for field in fields):
             raise ValueError("tool arguments must not contain tabs or newlines")
         self.runs += 1
         start = time.perf_counter()
+        janitor().hold_group(self.proc.pid, timeout)
         try:
             self.proc.stdin.write(("\t".join(fields) + "\n").encode("utf-8"))
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise ServerDied("the tool server exited") from None
         line = self._read_line(time.monotonic() + timeout)
+        janitor().hold_group(self.proc.pid)  # idle again: no limit until the next check
         seconds = time.perf_counter() - start
         output = output_file.read_text("utf-8", "replace") if output_file.exists() else ""
         if line is None:
@@ -325,7 +335,12 @@ class ToolServer:
 
     def kill(self) -> None:
         _kill_group(self.proc)
+        self._forget()
+
+    def _forget(self) -> None:
         shutil.rmtree(self.home, ignore_errors=True)
+        janitor().release_group(self.proc.pid)
+        janitor().release_folder(self.home)
 
     def close(self) -> None:
         """Ask the server to stop (end of input), then make sure it has."""
@@ -335,7 +350,7 @@ class ToolServer:
             self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             self.kill()
-        shutil.rmtree(self.home, ignore_errors=True)
+        self._forget()
 
 
 class Launcher:

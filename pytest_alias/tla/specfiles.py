@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Mapping
 
+from .janitor import janitor
+
 IDENTIFIER = re.compile(r"[A-Za-z0-9_]*[A-Za-z][A-Za-z0-9_]*")
 _HEADER = re.compile(r"^\s*-{4,}\s*MODULE\s+(\S+)\s*-{4,}", re.M)
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
@@ -187,6 +189,7 @@ class Staged:
 def stage(spec: SpecFiles, cfg_text: str | None = None) -> Iterator[Staged]:
     """Write the spec into a new temporary directory; remove it when the block ends."""
     root = Path(tempfile.mkdtemp(prefix="alias-run-"))
+    janitor().hold_folder(root)  # removed even if this process is killed while the block runs
     try:
         workdir, tmpdir = root / "work", root / "tmp"
         workdir.mkdir()
@@ -200,3 +203,4 @@ def stage(spec: SpecFiles, cfg_text: str | None = None) -> Iterator[Staged]:
         yield Staged(root, workdir, tmpdir, workdir / f"{spec.main}.tla", cfg_path)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+        janitor().release_folder(root)

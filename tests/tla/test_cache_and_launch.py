@@ -188,46 +188,90 @@ def test_a_module_in_the_callers_folder_is_never_found(mode: str, tmp_path: Path
     assert not result.ok
 
 
-def test_a_jvm_dies_with_the_process_that_started_it(tmp_path: Path) -> None:
-    """SIGKILL of the Python parent (CI cancel, OOM killer) must not leave TLC running (fresh launcher)."""
+@pytest.mark.parametrize("mode", ["fresh", "server"])
+def test_no_jvm_and_no_staging_folder_outlive_a_killed_parent(mode: str, tmp_path: Path) -> None:
+    """SIGKILL of the Python parent (CI cancel, OOM killer) mid-run: its janitor kills the JVM and
+    removes the staging folders (the fresh JVM also has Linux's parent-death signal)."""
     if not sys.platform.startswith("linux"):
-        pytest.skip("the parent-death signal is Linux's")
-    marker = tmp_path / "tmp"  # the child stages its runs here, so the JVM's command line names it
+        pytest.skip("finding a JVM's folders reads /proc")
+    marker = tmp_path / "tmp"  # the child stages its runs (and the server its home) here
     marker.mkdir()
     # Init alone keeps TLC busy for minutes, printing nothing.
     spec = ("---- MODULE Loop ----\nEXTENDS Naturals\nVARIABLE x\n"
             "Init == x = 0 /\\ \\A a, b \\in 1..30000 : a + b > 1\nNext == x' = x\n====\n")
-    # One quick run first, so the child's fresh JVM is TLC itself, not the class-archive build.
-    warm = TlaTools(cache_dir=tmp_path / "cache", use_cache=False, launcher="fresh").tlc(counter(CFG), deadlock=False)
-    assert warm.ok
+    # One quick run first, so the child's JVM is TLC itself, not the class-archive or server build.
+    warm = TlaTools(cache_dir=tmp_path / "cache", use_cache=False, launcher=mode)
+    if mode == "server" and warm.launcher.kind != "server":
+        pytest.skip(f"no tool server here: {warm.launcher.note}")
+    assert warm.tlc(counter(CFG), deadlock=False).ok
     script = tmp_path / "child.py"
     script.write_text(
         "from pytest_alias.tla.runner import TlaTools\n"
         "from pytest_alias.tla.specfiles import SpecFiles\n"
         f"spec = SpecFiles('Loop', {{'Loop': {spec!r}}}, 'INIT Init\\nNEXT Next\\n')\n"
-        f"TlaTools(cache_dir={str(tmp_path / 'cache')!r}, use_cache=False, launcher='fresh').tlc(spec, timeout=300)\n")
+        f"TlaTools(cache_dir={str(tmp_path / 'cache')!r}, use_cache=False, launcher={mode!r}).tlc(spec, timeout=300)\n")
     child = subprocess.Popen([sys.executable, str(script)], env={**os.environ, "TMPDIR": str(marker)},
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not _jvms_under(marker):
+        while time.monotonic() < deadline and not _staged(marker):
             time.sleep(0.2)
-        assert _jvms_under(marker), "TLC never started"
-        time.sleep(1)
-        assert _jvms_under(marker), "TLC stopped by itself: the spec no longer keeps it busy"
+        time.sleep(2)
+        assert _jvms_under(marker) and _staged(marker), "TLC is not running"
     finally:
         child.kill()
         child.wait()
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and _jvms_under(marker):
+    while time.monotonic() < deadline and (_jvms_under(marker) or list(marker.iterdir())):
         time.sleep(0.2)
     left = _jvms_under(marker)
     for pid in left:
         subprocess.run(["kill", "-9", pid], check=False)
     assert not left
+    assert [p.name for p in marker.iterdir()] == []
+
+
+def test_the_janitor_enforces_a_limit_its_parent_does_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run whose parent is stuck (here: never checks) is killed at its limit plus the grace period."""
+    from pytest_alias.tla import janitor as janitors
+
+    monkeypatch.setattr(janitors, "GRACE_SECONDS", 0.2)
+    keeper = janitors.Janitor()
+    sleeper = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    folder = tmp_path / "held"
+    folder.mkdir()
+    try:
+        keeper.hold_group(sleeper.pid, 0.3)
+        keeper.hold_folder(folder)
+        assert sleeper.wait(timeout=10) == -9  # SIGKILL from the janitor, about 0.5 s in
+        assert folder.is_dir()  # folders go only when the parent does
+        keeper.close()  # the parent's end of input: what it still holds is removed
+        assert not folder.exists()
+    finally:
+        sleeper.kill()
+        keeper.close()
+
+
+def _staged(folder: Path) -> bool:
+    return any(p.name.startswith("alias-run-") for p in folder.iterdir())
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace").replace("\0", " ")
+    except OSError:
+        return ""
 
 
 def _jvms_under(folder: Path) -> list[str]:
-    # Only a JVM's command line holds -Djava.io.tmpdir=<its staging folder under the cache>.
-    found = subprocess.run(["pgrep", "-f", f"java.io.tmpdir={folder}"], capture_output=True, text=True)
-    return [pid for pid in found.stdout.split() if pid]
+    """Java processes whose command line or working folder lies under ``folder`` (a fresh JVM names
+    its staging folder; a tool server's working folder is its home there)."""
+    mine = []
+    for pid in subprocess.run(["pgrep", "java"], capture_output=True, text=True).stdout.split():
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd").removesuffix(" (deleted)")
+        except OSError:
+            cwd = ""
+        if str(folder) in _cmdline(pid) or cwd.startswith(str(folder)):
+            mine.append(pid)
+    return mine

@@ -20,10 +20,12 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Protocol (one request at a time, fields separated by TAB, UTF-8 lines):
  * <pre>
- *   request:  tool TAB outputFile TAB tmpDir TAB arg1 TAB arg2 ...   (tool is "tlc" or "sany")
+ *   request:  tool TAB outputFile TAB tmpDir TAB limitMillis TAB arg1 TAB arg2 ...   (tool is "tlc" or "sany")
  *   reply:    "ALIAS-DONE" TAB exitCode          (after outputFile is closed)
  * </pre>
- * The Python side owns timeouts: it kills this process group and starts a new server.
+ * The Python side enforces each check's time limit: it kills this process group and starts a new
+ * server. The server enforces it too, in case the Python side cannot (stuck or stopped): a check
+ * still running {@code limitMillis} after it started halts the JVM (0: no limit).
  * No compile-time dependency on tla2tools.jar: everything is reached by reflection.
  */
 public final class AliasToolServer {
@@ -40,16 +42,17 @@ public final class AliasToolServer {
                 continue;
             }
             String[] fields = line.split("\t", -1);
-            String[] args = new String[fields.length - 3];
-            System.arraycopy(fields, 3, args, 0, args.length);
-            int code = runOne(jar, fields[0], fields[1], fields[2], args);
+            String[] args = new String[fields.length - 4];
+            System.arraycopy(fields, 4, args, 0, args.length);
+            int code = runOne(jar, fields[0], fields[1], fields[2], Long.parseLong(fields[3]), args);
             reply.println("ALIAS-DONE\t" + code);
         }
         // TLC may leave non-daemon threads behind; the server ends when its input does.
         System.exit(0);
     }
 
-    private static int runOne(URL jar, String tool, String outputFile, String tmpDir, String[] args) {
+    private static int runOne(URL jar, String tool, String outputFile, String tmpDir, long limitMillis,
+                              String[] args) {
         PrintStream savedOut = System.out;
         PrintStream savedErr = System.err;
         String savedTmp = System.getProperty("java.io.tmpdir");
@@ -73,7 +76,13 @@ public final class AliasToolServer {
             }, "alias-check");
             worker.setContextClassLoader(loader);
             worker.start();
-            worker.join();
+            worker.join(limitMillis);
+            if (worker.isAlive()) {
+                // Past its limit and the Python side has not stopped it: stop everything here.
+                output.println("ALIAS: the check ran past its limit; the tool server halts");
+                output.flush();
+                Runtime.getRuntime().halt(124);
+            }
             code = result[0];
             output.flush();
         } catch (Exception e) {
