@@ -119,8 +119,10 @@ class Janitor:
 
     def hold_group(self, pgid: int, limit: float | None = None) -> None:
         """Kill process group ``pgid`` when the parent dies, or ``limit`` + grace seconds from now."""
-        bounded = limit is not None and math.isfinite(limit)
-        self._send(f"group {pgid}" + (f" {max(limit, 0.0) + GRACE_SECONDS:.3f}" if bounded else ""))
+        if limit is None or not math.isfinite(limit):
+            self._send(f"group {pgid}")
+        else:
+            self._send(f"group {pgid} {max(limit, 0.0) + GRACE_SECONDS:.3f}")
 
     def release_group(self, pgid: int) -> None:
         """The group has ended: forget it."""
