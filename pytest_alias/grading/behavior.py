@@ -38,6 +38,7 @@ from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
 from ..vocabulary import MODES
+from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
 from .refinement import (Check, SpecFormula, explain_check, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
@@ -164,6 +165,10 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     if not sany.ok:
         details["sany_error_kinds"] = sorted({e.kind for e in sany.errors})
         return verdict(False, f"output does not parse: {sany_reason(sany)}")
+    hazard = loaded_writer(sany.output, staging.spec.modules.values())  # what SANY read, before TLC runs
+    if hazard is not None:
+        details["stage"] = "guard"
+        return verdict(False, f"{hazard} (SANY loaded it); not run")
 
     gen_main = staging.spec.main
     gen_text = staging.spec.modules[gen_main]

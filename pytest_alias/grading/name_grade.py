@@ -17,6 +17,7 @@ from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from .bind import bind_cfg
 from .extract import DEFAULT_MAX_BYTES, Extraction
 from .outnames import output_names
+from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
 from .result import GradeResult
 from .tlc_reason import tlc_reason
@@ -55,6 +56,10 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
     details.update(lenient_ok=sany.lenient_ok, stage="sany", sany_error_kinds=sorted({e.kind for e in sany.errors}))
     if not sany.ok:
         return verdict(False, f"output does not parse: {sany_reason(sany)}")
+    hazard = loaded_writer(sany.output, staging.spec.modules.values())  # what SANY read, before TLC runs
+    if hazard is not None:
+        details["stage"] = "guard"
+        return verdict(False, f"{hazard} (SANY loaded it); not run")
 
     result = tools.tlc(staging.spec.with_cfg(binding.text), timeout=timeout)
     details.update(

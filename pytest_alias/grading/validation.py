@@ -25,13 +25,12 @@ itself (the grade's coverage): a grader that rejects the reference rejects its m
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..cir.conditions import random_condition
 from ..cir.names import random_names
@@ -40,8 +39,9 @@ from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
-from ..tla.specfiles import SpecFiles, imported_modules, code_text
+from ..tla.specfiles import SpecFiles
 from .behavior import UnknownModeError
+from .guard import WRITER_MODULES, WRITER_OPERATORS, writer_use  # noqa: F401 - re-exported
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mutants import check_mutant, generate_mutants, reference_distinct
 from .result import GRADES, GradeResult
@@ -68,12 +68,6 @@ CONTROLS: dict[str, tuple[str, bool]] = {
     "renamed": ("Renamed reference and modules", True),
     "mutant": ("Mutant with other reachable states", False),
 }
-#: Modules whose every use may write files or run commands (CommunityModules).
-WRITER_MODULES = frozenset({"IOUtils", "CSV"})
-#: Operators that write files, by the module providing them (other operators of it are harmless).
-WRITER_OPERATORS = {"Json": frozenset({"JsonSerialize", "ndJsonSerialize"})}
-
-
 class ModeUnavailable(ValueError):
     """The behavior grade of this build has no such mode (yet)."""
 
@@ -86,39 +80,6 @@ def available_modes() -> tuple[str, ...]:
     from . import behavior
 
     return tuple(getattr(behavior, "MODES", ("paper",)))
-
-
-def _parsed_imports(text: str) -> list[str]:
-    """The modules the tree-sitter parse (what SANY reads) sees EXTENDed or INSTANCEd, nested
-    modules included."""
-    from ..tla.syntax import parse_modules
-
-    found: list[str] = []
-    pending = list(parse_modules(text))
-    while pending:
-        syntax = pending.pop()
-        found.extend(syntax.extends)
-        found.extend(instance.module for instance in syntax.instances)
-        pending.extend(getattr(syntax, "submodules", ()) or ())
-    return found
-
-
-def writer_use(texts: Iterable[str]) -> str | None:
-    """Why these module texts may write files or run commands, or None when they cannot.
-
-    Fails closed: a module counts as imported when either the text scan (comments and strings
-    skipped) or the tree-sitter parse finds it, so no string or comment trick hides one from both.
-    """
-    for text in texts:
-        code = code_text(text)
-        imported = list(dict.fromkeys([*imported_modules(code), *_parsed_imports(text)]))
-        for module in imported:
-            if module in WRITER_MODULES:
-                return f"output imports {module}, whose operators write files or run commands"
-            for operator in sorted(WRITER_OPERATORS.get(module, ())):
-                if re.search(rf"\b{operator}\b", code):
-                    return f"output uses {operator} (module {module}), which writes files"
-    return None
 
 
 def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, mode: str = "paper",

@@ -154,3 +154,55 @@ def test_writer_guard_reads_strings_and_comments_as_sany_does(body: str) -> None
 def test_writer_guard_ignores_names_in_strings_and_comments() -> None:
     text = '---- MODULE A ----\nEXTENDS Naturals\nX == "IOUtils"\n\\* EXTENDS IOUtils\n(* INSTANCE CSV *)\n===='
     assert writer_use([text]) is None
+
+
+@pytest.fixture(scope="module")
+def jar_with_ioutils(tmp_path_factory: pytest.TempPathFactory):
+    """A copy of tla2tools.jar that also holds a stub IOUtils standard module, as a newer toolchain
+    with CommunityModules would."""
+    import shutil
+    import zipfile
+
+    from pytest_alias.tla.toolchain import find_jar
+
+    jar = tmp_path_factory.mktemp("jar") / "tla2tools-ioutils.jar"
+    shutil.copyfile(find_jar().path, jar)
+    with zipfile.ZipFile(jar, "a") as archive:
+        archive.writestr("tla2sany/StandardModules/IOUtils.tla",
+                         "---- MODULE IOUtils ----\nIOExec(command) == command\n====\n")
+    return jar
+
+
+@pytest.mark.parametrize("grade", ["name", "behavior"])
+def test_a_writer_module_sany_loads_is_refused_before_tlc(grade: str, tasks: dict[str, Task], jar_with_ioutils,
+                                                          tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second layer: with the text and parse-tree scan bypassed, SANY's own list of loaded modules
+    still stops the output before TLC runs."""
+    from pytest_alias.grading import validation
+    from pytest_alias.tla.runner import TlaTools
+
+    monkeypatch.setattr(validation, "writer_use", lambda texts: None)
+    monkeypatch.setenv("ALIAS_TLA2TOOLS", str(jar_with_ioutils))
+    condition = tasks["hour-clock"].original()
+    reference = condition.module_map[condition.main]
+    assert "EXTENDS Naturals" in reference
+    output = reference.replace("EXTENDS Naturals", "EXTENDS Naturals, IOUtils", 1)
+    counted = TlaTools(cache_dir=tmp_path / "cache")
+    assert counted.toolchain.jar.path == jar_with_ioutils
+    result = guarded_grade(output, condition, grade, tools=counted)
+    assert not result.passed and result.details["stage"] == "guard", result
+    assert "IOUtils" in str(result.reason) and "SANY loaded it" in str(result.reason)
+    assert counted.launches == {"sany": 1}  # SANY ran; TLC never did
+
+
+def test_sany_loaded_modules_reads_both_kinds_of_line() -> None:
+    from pytest_alias.grading.guard import loaded_writer, sany_loaded_modules
+
+    output = ("Parsing file Out.tla\nParsing file /tmp/x/IOUtils.tla\nSemantic processing of module Json\n"
+              "Semantic processing of module Out\n")
+    assert sany_loaded_modules(output) == ["Out", "IOUtils", "Json"]
+    assert "IOUtils" in str(loaded_writer(output, []))
+    json_only = "Semantic processing of module Json\n"
+    assert loaded_writer(json_only, ['X == ToJson(1)']) is None
+    assert "JsonSerialize" in str(loaded_writer(json_only, ['X == JsonSerialize("f", <<>>)']))
+    assert loaded_writer(json_only, ['X == "JsonSerialize"']) is None  # a string is not a use

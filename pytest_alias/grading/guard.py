@@ -1,0 +1,78 @@
+"""The file-writer guard: outputs that could write files or run commands are refused, never run.
+
+TLC evaluates operators of the modules a spec loads; CommunityModules' ``IOUtils`` (``IOExec`` runs
+commands, ``Serialize`` writes files), ``CSV`` and Json's serializers write to disk. A model's
+output is untrusted, so the guard fails closed, in two layers:
+
+* before any tool runs (:func:`writer_use`): a module counts as imported when either the text scan
+  (comments and strings skipped) or the tree-sitter parse finds it, so no comment or string trick
+  hides it from both;
+* after SANY and before TLC (:func:`loaded_writer`): the modules SANY itself loaded, whatever the
+  text looked like (a module pulled in some way the scans did not foresee is still seen).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from ..tla.specfiles import code_text, imported_modules
+
+__all__ = ["WRITER_MODULES", "WRITER_OPERATORS", "loaded_writer", "sany_loaded_modules", "writer_use"]
+
+#: Modules whose every use may write files or run commands (CommunityModules).
+WRITER_MODULES = frozenset({"IOUtils", "CSV"})
+#: Operators that write files, by the module providing them (other operators of it are harmless).
+WRITER_OPERATORS = {"Json": frozenset({"JsonSerialize", "ndJsonSerialize"})}
+
+_LOADED = re.compile(r"^(?:Parsing file (?:.*[/\\])?(?P<file>[^/\\\s]+)\.tla|Semantic processing of module "
+                     r"(?P<module>\S+))\s*$", re.M)
+
+
+def _parsed_imports(text: str) -> list[str]:
+    """The modules the tree-sitter parse (what SANY reads) sees EXTENDed or INSTANCEd, nested
+    modules included."""
+    from ..tla.syntax import parse_modules
+
+    found: list[str] = []
+    pending = list(parse_modules(text))
+    while pending:
+        syntax = pending.pop()
+        found.extend(syntax.extends)
+        found.extend(instance.module for instance in syntax.instances)
+        pending.extend(getattr(syntax, "submodules", ()) or ())
+    return found
+
+
+def _hazard(modules: Iterable[str], code: Iterable[str]) -> str | None:
+    """Why loading ``modules`` with these code texts may write files or run commands, or None."""
+    texts = list(code)
+    for module in dict.fromkeys(modules):
+        if module in WRITER_MODULES:
+            return f"output imports {module}, whose operators write files or run commands"
+        for operator in sorted(WRITER_OPERATORS.get(module, ())):
+            if any(re.search(rf"\b{operator}\b", text) for text in texts):
+                return f"output uses {operator} (module {module}), which writes files"
+    return None
+
+
+def writer_use(texts: Iterable[str]) -> str | None:
+    """Why these module texts may write files or run commands, or None when they cannot (the first
+    layer: before any tool runs)."""
+    for text in texts:
+        code = code_text(text)
+        hazard = _hazard([*imported_modules(code), *_parsed_imports(text)], [code])
+        if hazard is not None:
+            return hazard
+    return None
+
+
+def sany_loaded_modules(sany_output: str) -> list[str]:
+    """Every module SANY parsed or processed, by name, from its own output."""
+    return list(dict.fromkeys(match.group("file") or match.group("module") for match in _LOADED.finditer(sany_output)))
+
+
+def loaded_writer(sany_output: str, texts: Iterable[str]) -> str | None:
+    """The second layer, after SANY and before TLC: why the modules SANY loaded for the output (with
+    the output's module ``texts``) may write files or run commands, or None."""
+    return _hazard(sany_loaded_modules(sany_output), [code_text(text) for text in texts])
