@@ -76,7 +76,7 @@ def _run(tools: TlaTools, check: Check, timeout: float) -> tuple[TlcResult, str 
 
 
 #: Statuses of a check or dump that say something went wrong rather than that behaviors differ.
-_ERRORS_NOT_VERDICTS = frozenset({"error", "config_error", "semantic_error", "parse_error", "crash"})
+_ERRORS_NOT_VERDICTS = frozenset({"error", "config_error", "semantic_error", "parse_error", "out_of_memory", "crash"})
 #: Whether each reference passes against itself, by (reference, mode, limit, toolchain): None or why not.
 _SELF_CHECKS: dict[tuple[str, str, float, str], str | None] = {}
 

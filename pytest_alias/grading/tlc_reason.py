@@ -106,6 +106,10 @@ def tlc_reason(result: TlcResult, binding: CfgBinding, timeout: float) -> str | 
         return None
     if status == "timeout":
         return f"TLC ran past the {timeout:g} s limit"
+    if status == "out_of_memory":
+        from ..tla.launcher import heap_cap
+
+        return f"TLC ran out of memory under the {heap_cap()} heap cap (ALIAS_JAVA_HEAP raises it): {result.message}"
     if status == "config_error":
         return _config_reason(result, binding)
     if status == "invariant_violation":

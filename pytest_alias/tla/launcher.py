@@ -32,6 +32,7 @@ from typing import Any, Literal
 from filelock import FileLock
 
 from .janitor import GRACE_SECONDS, janitor
+from .tlc import OUT_OF_MEMORY_MARKERS
 from .toolchain import Toolchain
 
 Tool = Literal["sany", "tlc"]
@@ -42,7 +43,7 @@ SERVER_CLASS = "AliasToolServer"
 #: +2.7 MB metaspace and +15 MB resident memory per run), so a server must not live forever.
 SERVER_MAX_RUNS = 25
 #: Output that means the JVM itself failed (not the spec): such a run is repeated, never cached.
-JVM_FAILURE_MARKERS = ("java.lang.OutOfMemoryError", "GC overhead limit exceeded", "Java ran out of memory")
+JVM_FAILURE_MARKERS = OUT_OF_MEMORY_MARKERS
 DEFAULT_HEAP = "2g"
 
 
@@ -419,13 +420,15 @@ class Launcher:
             server.close()
 
 
-_launchers: dict[tuple[str, str, str, str], Launcher] = {}
+_launchers: dict[tuple[str, str, str, str, str], Launcher] = {}
 _launchers_lock = threading.Lock()
 
 
 def get_launcher(toolchain: Toolchain, cache_root: Path, mode: str | None = None) -> Launcher:
     """The process-wide launcher for a toolchain and cache (servers are reused across checks)."""
-    key = (str(toolchain.java.path), toolchain.jar.sha256, str(cache_root), mode or os.environ.get("ALIAS_LAUNCHER", "auto"))
+    # The heap is part of the key: a server JVM keeps the heap cap it started with.
+    key = (str(toolchain.java.path), toolchain.jar.sha256, str(cache_root), mode or os.environ.get("ALIAS_LAUNCHER", "auto"),
+           heap_cap())
     with _launchers_lock:
         launcher = _launchers.get(key)
         if launcher is None:

@@ -14,9 +14,12 @@ from .values import Value, ValueParseError, parse_state
 
 Status = Literal[
     "ok", "invariant_violation", "property_violation", "deadlock", "assumption_failure", "parse_error",
-    "semantic_error", "config_error", "timeout", "crash",
+    "semantic_error", "config_error", "timeout", "out_of_memory", "crash",
 ]
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
+
+#: What a JVM prints when its heap is exhausted (TLC catches the error and prints the last one).
+OUT_OF_MEMORY_MARKERS = ("java.lang.OutOfMemoryError", "GC overhead limit exceeded", "Java ran out of memory")
 
 _MESSAGE = re.compile(r"@!@!@STARTMSG (\d+):(\d+) @!@!@\n(.*?)@!@!@ENDMSG \1 @!@!@", re.S)
 
@@ -180,6 +183,10 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
     error_texts = "\n".join(m.text for m in errors)
     if timed_out:
         status, message = "timeout", "TLC ran past its time limit"
+    elif not (codes & (INVARIANT_VIOLATED | PROPERTY_VIOLATED)) and any(m in output for m in OUT_OF_MEMORY_MARKERS):
+        # The heap cap, not the spec's meaning, ended the run: said as such (and never cached).
+        marker = next(m for m in OUT_OF_MEMORY_MARKERS if m in output)
+        status, message = "out_of_memory", f"Java ran out of memory ({marker.removeprefix('java.lang.')})"
     elif exit_code == 0 and SUCCESS in codes and not errors:
         status, message = "ok", None
     elif codes & INVARIANT_VIOLATED:

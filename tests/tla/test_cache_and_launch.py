@@ -95,7 +95,7 @@ def test_out_of_memory_run_is_not_cached(tmp_path: Path, monkeypatch: pytest.Mon
     tools = TlaTools(cache_dir=tmp_path)
     monkeypatch.setattr(tools.launcher, "run", lambda *args, **kwargs: ToolRun(75, oom, 0.1))
     first = tools.tlc(counter(CFG), deadlock=False)
-    assert first.status == "crash" and not first.cached
+    assert first.status == "out_of_memory" and not first.cached
     assert not list((tmp_path / "runs").glob("*/*.json"))
 
 
@@ -137,6 +137,28 @@ def test_the_heap_is_in_the_key_and_machine_faults_are_never_cached(tmp_path: Pa
     broken = TlaTools(cache_dir=tmp_path / "broken", launcher="fresh")
     first = broken.sany(spec)
     assert not first.ok and not broken.sany(spec).cached
+
+
+@pytest.mark.parametrize("mode", ["fresh", "server"])
+def test_a_heap_filling_spec_fails_early_as_out_of_memory(mode: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a small heap cap, Init alone fills the heap: the JVM's GC-overhead limit stops it in
+    seconds (not at the time limit), the verdict says so, and it is never cached."""
+    from pytest_alias.grading.tlc_reason import tlc_reason
+    from pytest_alias.grading.bind import CfgBinding
+
+    monkeypatch.setenv("ALIAS_JAVA_HEAP", "64m")
+    tools = TlaTools(cache_dir=tmp_path, launcher=mode)
+    if mode == "server" and tools.launcher.kind != "server":
+        pytest.skip(f"no tool server here: {tools.launcher.note}")
+    spec = SpecFiles("Heap", {"Heap": "---- MODULE Heap ----\nEXTENDS Naturals\nVARIABLE x\n"
+                                      "Init == x = [i \\in 1..3000000 |-> <<i, i>>]\nNext == x' = x\n====\n"},
+                     "INIT Init\nNEXT Next\n")
+    result = tools.tlc(spec, timeout=120)
+    assert result.status == "out_of_memory", (result.status, result.message)
+    assert result.seconds < 60
+    assert "out of memory under the 64m heap cap" in str(tlc_reason(result, CfgBinding(""), 120))
+    assert not tools.tlc(spec, timeout=120).cached
 
 
 def test_a_repeat_after_a_dead_server_gets_only_what_is_left_of_the_limit(tmp_path: Path,
