@@ -452,6 +452,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     warnings.showwarning = _one_line_warning
     try:
+        from .tla.launcher import check_environment
+
+        check_environment()  # a bad ALIAS_LAUNCHER or ALIAS_JAVA_HEAP: one line now, not a grader error per run
         return handler(args)
     except OSError as exc:  # a folder that cannot be written, a file that cannot be read: the machine's state
         where = f"{exc.filename}: " if exc.filename else ""

@@ -55,11 +55,15 @@ def pytest_configure(config: pytest.Config) -> None:
     from .session import AliasSession, Settings
 
     worker = hasattr(config, "workerinput")
+    from .tla.launcher import check_environment
+    from .tla.toolchain import ToolchainError
+
     try:
+        check_environment()  # ALIAS_LAUNCHER, ALIAS_JAVA_HEAP: one usage error, not a grader error per item
         settings = Settings.from_options(values)
         if not worker:  # one check at start-up, not one error per item
             settings.check_models()
-    except ValueError as exc:
+    except (ValueError, ToolchainError) as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS_KEY] = settings
     # Collect the bundled benchmark module (from any folder, once the package is installed).

@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import re
 import select
 import shutil
 import signal
@@ -33,7 +34,7 @@ from filelock import FileLock
 
 from .janitor import GRACE_SECONDS, janitor
 from .tlc import OUT_OF_MEMORY_MARKERS
-from .toolchain import Toolchain
+from .toolchain import Toolchain, ToolchainError
 
 Tool = Literal["sany", "tlc"]
 MAIN_CLASS = {"sany": "tla2sany.SANY", "tlc": "tlc2.TLC"}
@@ -73,14 +74,48 @@ KILLED_EXIT_CODES = (137, 143)
 def machine_fault(run: ToolRun) -> bool:
     """Whether ``run`` ended for a reason of the machine, not of the spec: a time limit, a JVM out of
     memory or unable to start, a kill from outside. Such a run says nothing lasting: never cache it."""
-    code = run.exit_code
-    return (run.timed_out or jvm_failed(run.output) or any(m in run.output for m in JVM_START_FAILURE_MARKERS)
-            or (code is not None and (code < 0 or code in KILLED_EXIT_CODES)))
+    return run.timed_out or jvm_failed(run.output) or environment_fault(run) is not None
 
 
 def heap_cap() -> str:
     """The JVM heap cap (``-Xmx``): ``ALIAS_JAVA_HEAP`` or 2g."""
     return os.environ.get("ALIAS_JAVA_HEAP", DEFAULT_HEAP)
+
+
+LAUNCHER_MODES = ("auto", "server", "fresh")
+_HEAP = re.compile(r"[1-9][0-9]*[kKmMgGtT]?")
+
+
+def check_environment() -> None:
+    """Raise ``ToolchainError`` (one line) for an ``ALIAS_LAUNCHER`` or ``ALIAS_JAVA_HEAP`` the JVM
+    cannot use, so a run stops at once instead of failing every grade as a grader error."""
+    mode = os.environ.get("ALIAS_LAUNCHER", "auto").lower()
+    if mode not in LAUNCHER_MODES:
+        raise ToolchainError(f"ALIAS_LAUNCHER must be {', '.join(LAUNCHER_MODES)}, not {mode!r}")
+    if not _HEAP.fullmatch(heap_cap()):
+        raise ToolchainError(f"ALIAS_JAVA_HEAP must be a JVM heap size such as 512m or 4g, not {heap_cap()!r}")
+
+
+class ToolRunError(ToolchainError):
+    """SANY or TLC did not run at all (the JVM failed to start, or was killed from outside): a fault
+    of the machine, never a verdict on the spec."""
+
+
+def environment_fault(run: ToolRun) -> str | None:
+    """Why ``run`` never became a verdict (a JVM that did not start, a kill from outside), or None.
+    Time limits and heap exhaustion are verdicts of their own ("timeout", "out of memory")."""
+    if run.timed_out:
+        return None
+    started = next((m for m in JVM_START_FAILURE_MARKERS if m in run.output), None)
+    if started is not None:
+        line = next((text for text in run.output.splitlines() if text.strip()), started)
+        return f"the JVM did not start ({line.strip()[:160]})"
+    code = run.exit_code
+    # Only a process's own exit status tells of a kill; the tool server reports the tool's return
+    # value (SANY's front end returns -1 for a spec it rejects), and a killed server is rerun fresh.
+    if run.launcher == "fresh" and code is not None and (code < 0 or code in KILLED_EXIT_CODES):
+        return f"the JVM was killed from outside (exit code {code})"
+    return None
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -156,27 +191,44 @@ def _build_cds_archive(toolchain: Toolchain, archive: Path) -> None:
     java, jar = str(toolchain.java.path), str(toolchain.jar.path)
     with tempfile.TemporaryDirectory(prefix="alias-cds-") as scratch:
         work = Path(scratch)
+        janitor().hold_folder(work)
         (work / "Probe.tla").write_text(
             "---- MODULE Probe ----\nEXTENDS Naturals, Sequences, FiniteSets, TLC\nVARIABLE x\n"
             "Init == x = 0\nNext == x' = (x + 1) % 3\nInv == x \\in 0..2\n====\n"
         )
         (work / "Probe.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
         classes = work / "classes.lst"
-        subprocess.run(
-            [java, *_jvm_flags(), f"-XX:DumpLoadedClassList={classes}", f"-Djava.io.tmpdir={work}", "-cp", jar,
-             MAIN_CLASS["tlc"], "-workers", "1", "Probe.tla"],
-            cwd=work, capture_output=True, timeout=120, check=False,
-        )
+        _run_held([java, *_jvm_flags(), f"-XX:DumpLoadedClassList={classes}", f"-Djava.io.tmpdir={work}", "-cp", jar,
+                   MAIN_CLASS["tlc"], "-workers", "1", "Probe.tla"], work, 120)
         pending = archive.with_name(f".{archive.stem}.{os.getpid()}.tmp")
-        subprocess.run(
-            [java, "-Xshare:dump", f"-XX:SharedClassListFile={classes}", f"-XX:SharedArchiveFile={pending}",
-             "-Xlog:disable", "-cp", jar],
-            cwd=work, capture_output=True, timeout=300, check=False,
-        )
+        _run_held([java, "-Xshare:dump", f"-XX:SharedClassListFile={classes}", f"-XX:SharedArchiveFile={pending}",
+                   "-Xlog:disable", "-cp", jar], work, 300)
         if pending.is_file() and pending.stat().st_size > 0:
             os.replace(pending, archive)
         else:
             pending.unlink(missing_ok=True)
+    janitor().release_folder(work)
+
+
+def _run_held(command: list[str], cwd: Path, timeout: float) -> tuple[int | None, bytes]:
+    """Run a JVM in a process group of its own, held by the janitor and killed on any exit path;
+    returns its exit code (None when ``timeout`` stopped it) and its output (stdout and stderr)."""
+    proc = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        start_new_session=True, preexec_fn=_die_with_parent if _prctl() else None,
+    )
+    janitor().hold_group(proc.pid, timeout)  # killed at the limit even if this process is stuck or dies
+    try:
+        output, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return None, proc.stdout.read() if proc.stdout else b""
+    except BaseException:
+        _kill_group(proc)  # Ctrl-C or any other exit: no JVM outlives the run that started it
+        raise
+    finally:
+        janitor().release_group(proc.pid)
+    return proc.returncode, output
 
 
 def run_fresh(
@@ -196,23 +248,8 @@ def run_fresh(
         *args,
     ]
     start = time.perf_counter()
-    proc = subprocess.Popen(
-        command, cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        start_new_session=True, preexec_fn=_die_with_parent if _prctl() else None,
-    )
-    janitor().hold_group(proc.pid, timeout)  # killed at the limit even if this process is stuck or dies
-    try:
-        output, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_group(proc)
-        output = proc.stdout.read() if proc.stdout else b""
-        return ToolRun(None, output.decode("utf-8", "replace"), time.perf_counter() - start, True, "fresh")
-    except BaseException:
-        _kill_group(proc)  # Ctrl-C or any other exit: no TLC outlives the run that started it
-        raise
-    finally:
-        janitor().release_group(proc.pid)
-    return ToolRun(proc.returncode, output.decode("utf-8", "replace"), time.perf_counter() - start, False, "fresh")
+    code, output = _run_held(command, workdir, timeout)
+    return ToolRun(code, output.decode("utf-8", "replace"), time.perf_counter() - start, code is None, "fresh")
 
 
 # --------------------------------------------------------------------------- tool server
@@ -361,8 +398,8 @@ class Launcher:
         self.toolchain = toolchain
         self.cache_root = cache_root
         self.mode = (mode or os.environ.get("ALIAS_LAUNCHER", "auto")).lower()
-        if self.mode not in {"auto", "server", "fresh"}:
-            raise ValueError(f"ALIAS_LAUNCHER must be auto, server or fresh, not {self.mode!r}")
+        if self.mode not in LAUNCHER_MODES:
+            raise ToolchainError(f"ALIAS_LAUNCHER must be {', '.join(LAUNCHER_MODES)}, not {self.mode!r}")
         self._lock = threading.Lock()
         self._idle: list[ToolServer] = []
         self._class_dir: Path | None = None

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
 from .cfg import CfgError, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import StateGraph, parse_dot
-from .launcher import Launcher, ToolRun, get_launcher, heap_cap, machine_fault
+from .launcher import Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap, machine_fault
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
 from .tlc import TlcResult, classify
@@ -96,6 +96,7 @@ class TlaTools:
         with stage(spec) as staged:
             self.launches["sany"] += 1
             run = _unstaged(self.launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir, timeout), staged)
+        _raise_environment_fault("SANY", run)
         self._store(key, run)
         if run.timed_out:
             from .sany import SanyError
@@ -164,6 +165,7 @@ class TlaTools:
             args.append(str(staged.main))
             self.launches["tlc"] += 1
             run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout), staged)
+            _raise_environment_fault("TLC", run)
             dot_file = dot_base.with_suffix(".dot")
             # A run stopped by its time limit leaves a partial dump that can be huge and is of no use.
             wanted = dump_graph and not run.timed_out and dot_file.is_file()
@@ -191,6 +193,13 @@ def cap_output(output: str, limit: int = MAX_OUTPUT_CHARS, head: int = KEPT_HEAD
     end = end[end.find("\n") + 1:] if "\n" in end else end
     cut = len(output) - len(start) - len(end)
     return f"{start}[ALIAS: {cut} characters of tool output cut here]\n{end}"
+
+
+def _raise_environment_fault(tool: str, run: ToolRun) -> None:
+    """A run that never became a verdict is an error of the machine (``ToolRunError``), not of the spec."""
+    fault = environment_fault(run)
+    if fault is not None:
+        raise ToolRunError(f"{tool} could not run: {fault}")
 
 
 def _unstaged(run: ToolRun, staged: Staged) -> ToolRun:

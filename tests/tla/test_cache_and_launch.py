@@ -132,11 +132,19 @@ def test_the_heap_is_in_the_key_and_machine_faults_are_never_cached(tmp_path: Pa
     assert machine_fault(ToolRun(None, "", 1.0, timed_out=True))
     assert machine_fault(ToolRun(1, "Invalid maximum heap size: -Xmxlots\nError: Could not create the Java Virtual Machine.", 0.1))
     assert machine_fault(ToolRun(-9, "", 0.1)) and machine_fault(ToolRun(137, "", 0.1))
+    assert not machine_fault(ToolRun(-1, "Fatal errors", 0.1, launcher="server"))  # SANY's own -1, via the server
     assert not machine_fault(ToolRun(0, "Semantic processing of module M", 0.1))
-    monkeypatch.setenv("ALIAS_JAVA_HEAP", "lots")  # a JVM that cannot start: a failed run, not cached
+    monkeypatch.setenv("ALIAS_JAVA_HEAP", "lots")  # a JVM that cannot start: an error of the machine, not cached
+    from pytest_alias.tla.launcher import ToolRunError, check_environment
+    from pytest_alias.tla.toolchain import ToolchainError
+
+    with pytest.raises(ToolchainError, match="ALIAS_JAVA_HEAP must be a JVM heap size"):
+        check_environment()
     broken = TlaTools(cache_dir=tmp_path / "broken", launcher="fresh")
-    first = broken.sany(spec)
-    assert not first.ok and not broken.sany(spec).cached
+    for _ in range(2):
+        with pytest.raises(ToolRunError, match="SANY could not run: the JVM did not start .*Invalid maximum heap size"):
+            broken.sany(spec)
+    assert not list((tmp_path / "broken" / "runs").glob("*/*.json"))
 
 
 @pytest.mark.parametrize("mode", ["fresh", "server"])
