@@ -151,6 +151,15 @@ def _die_with_parent() -> None:
         _PRCTL(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+#: Environment variables through which a JVM takes options (``-DTLA-Library=…`` would add a module
+#: search path, ``-cp`` another class path): removed, so a run sees only its staging folder and the jar.
+JVM_OPTION_VARIABLES = ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "CLASSPATH")
+
+
+def _jvm_env() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name not in JVM_OPTION_VARIABLES}
+
+
 def _jvm_flags() -> list[str]:
     # Parallel GC as TLC recommends; -Xlog:disable keeps JVM warnings out of TLC's parsed output.
     return [f"-Xmx{heap_cap()}", "-XX:+UseParallelGC", "-Xlog:disable", "-Xlog:all=off"]
@@ -214,7 +223,7 @@ def _run_held(command: list[str], cwd: Path, timeout: float) -> tuple[int | None
     """Run a JVM in a process group of its own, held by the janitor and killed on any exit path;
     returns its exit code (None when ``timeout`` stopped it) and its output (stdout and stderr)."""
     proc = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=_jvm_env(),
         start_new_session=True, preexec_fn=_die_with_parent if _prctl() else None,
     )
     janitor().hold_group(proc.pid, timeout)  # killed at the limit even if this process is stuck or dies
@@ -307,7 +316,7 @@ class ToolServer:
         self.home = Path(tempfile.mkdtemp(prefix="alias-server-"))
         self.proc = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True, cwd=self.home,
+            start_new_session=True, cwd=self.home, env=_jvm_env(),
         )
         janitor().hold_group(self.proc.pid)
         janitor().hold_folder(self.home)
