@@ -6,7 +6,7 @@ import re
 import textwrap
 from typing import Callable, Mapping
 
-from ..tla.specfiles import imported_modules
+from ..tla.specfiles import block_comment_end, imported_modules
 from ..tla.syntax import STANDARD_MODULES
 
 __all__ = ["gather_modules", "module_header_comment", "unresolved_imports"]
@@ -53,31 +53,13 @@ def _comment_run(text: str, start: int, *, line_comments: bool) -> tuple[str, in
             continue
         if not text.startswith("(*", j):
             return "\n".join(pieces), i
-        end = _comment_end(text, j)
+        closed = block_comment_end(text, j)
+        end = len(text) if closed is None else closed
         body = text[j:end]
         if re.match(r"\(\*+\s*--(?:fair\s+)?algorithm\b", body):
             return "\n".join(pieces), i  # PlusCal code, not prose
         pieces.append(body)
         i = end
-
-
-def _comment_end(text: str, start: int) -> int:
-    """The index just past the ``*)`` closing the comment opened at ``start`` (comments nest)."""
-    depth = 0
-    i = start
-    while i < len(text):
-        pair = text[i : i + 2]
-        if pair == "(*":
-            depth += 1
-            i += 2
-        elif pair == "*)":
-            depth -= 1
-            i += 2
-            if depth == 0:
-                return i
-        else:
-            i += 1
-    return len(text)
 
 
 def _clean_comment(raw: str) -> str:

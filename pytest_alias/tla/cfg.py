@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, Union
 
-from .specfiles import IDENTIFIER
+from .specfiles import IDENTIFIER, block_comment_end
 
 __all__ = [
     "ALL_KEYWORDS",
@@ -235,18 +235,10 @@ def _tokenize(text: str) -> list[_Tok]:
 
 
 def _skip_block_comment(text: str, i: int, line: int) -> tuple[int, int]:
-    start, depth = line, 0
-    while i < len(text):
-        if text.startswith("(*", i):
-            depth, i = depth + 1, i + 2
-        elif text.startswith("*)", i):
-            depth, i = depth - 1, i + 2
-            if depth == 0:
-                return i, line
-        else:
-            line += text[i] == "\n"
-            i += 1
-    raise CfgError("unterminated (* comment", start)
+    end = block_comment_end(text, i)
+    if end is None:
+        raise CfgError("unterminated (* comment", line)
+    return end, line + text.count("\n", i, end)
 
 
 def _lex_string(text: str, i: int, line: int, toks: list[_Tok]) -> int:

@@ -12,7 +12,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import AnyStr, Iterator, Mapping
 
 from .janitor import janitor
 
@@ -26,6 +26,23 @@ _WORD = re.compile(r"\w+")
 
 class SpecError(ValueError):
     """A module or cfg file that cannot be used as given; the message is one plain sentence."""
+
+
+_BLOCK_MARKS = re.compile(r"\(\*|\*\)")
+_BLOCK_MARKS_BYTES = re.compile(rb"\(\*|\*\)")
+
+
+def block_comment_end(text: AnyStr, start: int) -> int | None:
+    """The index just past the ``*)`` that closes the ``(*`` comment opened at ``start`` (comments
+    nest), or None when it never closes. Works on ``str`` and on ``bytes`` (tree-sitter offsets)."""
+    marks = _BLOCK_MARKS if isinstance(text, str) else _BLOCK_MARKS_BYTES
+    opener = "(*" if isinstance(text, str) else b"(*"
+    depth = 0
+    for mark in marks.finditer(text, start):  # type: ignore[call-overload]
+        depth += 1 if mark.group() == opener else -1
+        if depth == 0:
+            return mark.end()
+    return None
 
 
 def comment_spans(text: str) -> list[tuple[int, int]]:
@@ -45,15 +62,9 @@ def comment_spans(text: str) -> list[tuple[int, int]]:
                 j += 2 if text[j] == "\\" else 1
             i = j + 1
         elif two == "(*":
-            start, depth, i = i, 1, i + 2
-            while i < n and depth:
-                if text.startswith("(*", i):
-                    depth, i = depth + 1, i + 2
-                elif text.startswith("*)", i):
-                    depth, i = depth - 1, i + 2
-                else:
-                    i += 1
-            spans.append((start, min(i, n)))
+            end = block_comment_end(text, i)
+            spans.append((i, n if end is None else end))
+            i = n if end is None else end
         elif two == "\\*":
             end = text.find("\n", i)
             end = n if end < 0 else end

@@ -60,7 +60,7 @@ from .keywords import (PLUSCAL_KEYWORDS, PROOF_LIBRARY_MODULES, STANDARD_MODULES
                        STANDARD_OPERATORS, TLA_KEYWORDS, is_identifier)
 from .modsplit import (_PCAL_END_P, _PCAL_NAME, _PCAL_START, ModuleSpan, _as_bytes, _byte_to_char_offsets,
                        _scan_modules, split_modules)
-from .specfiles import IDENTIFIER
+from .specfiles import IDENTIFIER, block_comment_end
 
 __all__ = [
     "Span",
@@ -1627,14 +1627,8 @@ def _pcal_textual(data: bytes, pos: int = 0) -> Optional[Span]:
 def _comment_end(data: bytes, pos: int) -> int:
     """Where the ``(*`` comment enclosing ``pos`` closes (before its ``*)``)."""
     opener = data.rfind(b"(*", 0, pos)
-    if opener < 0:
-        return len(data)
-    depth = 0
-    for m in re.finditer(rb"\(\*|\*\)", data[opener:]):
-        depth += 1 if m.group() == b"(*" else -1
-        if depth == 0:
-            return opener + m.start()
-    return len(data)
+    end = block_comment_end(data, opener) if opener >= 0 else None
+    return len(data) if end is None else end - 2
 
 
 def pluscal_block(text: str | bytes) -> Optional[Span]:
