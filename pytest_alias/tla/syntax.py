@@ -39,8 +39,9 @@ How tree-sitter-tlaplus 1.5 shows the tricky cases (and what we do):
 * Record fields (``r.f``, ``[f |-> 1]``, ``[f : S]``, ``!.f``) are not operator
   names: they are reported with ``role="field"``.
 
-The reserved words and standard-module tables live in :mod:`.keywords` and the textual splitting of
-a text into modules in :mod:`.modsplit`; both are re-exported here.
+The reserved words and standard-module tables live in :mod:`.keywords`, the textual splitting of a
+text into modules in :mod:`.modsplit`, the result types in :mod:`.syntax_facts` and the textual
+PlusCal search in :mod:`.pluscal`; what callers use is re-exported here.
 """
 
 from __future__ import annotations
@@ -49,7 +50,6 @@ import bisect
 import dataclasses
 import re
 import warnings
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterator, Literal, NamedTuple, Optional, cast
 
@@ -58,9 +58,9 @@ import tree_sitter_tlaplus
 
 from .keywords import (PLUSCAL_KEYWORDS, PROOF_LIBRARY_MODULES, STANDARD_MODULES, STANDARD_NAMES,
                        STANDARD_OPERATORS, TLA_KEYWORDS, is_identifier)
-from .modsplit import (_PCAL_END_P, _PCAL_NAME, _PCAL_START, ModuleSpan, _as_bytes, _byte_to_char_offsets,
+from .modsplit import (_PCAL_START, ModuleSpan, _as_bytes, _byte_to_char_offsets,
                        _scan_modules, split_modules)
-from .specfiles import IDENTIFIER, block_comment_end
+from .pluscal import textual_pluscal_span, tag_pluscal_issues, unparsed_pluscal
 
 __all__ = [
     "Span",
@@ -89,274 +89,8 @@ __all__ = [
     "PROOF_LIBRARY_MODULES",
 ]
 
-Span = tuple[int, int]
-Role = Literal["define", "bind", "reference", "module", "field", "label"]
-DefinitionKind = Literal["operator", "function", "instance", "theorem", "assumption"]
-ScopeKind = Literal["module", "let", "proof", "pluscal"]
-
-# --------------------------------------------------------------------------
-# Result types
-# --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Occurrence:
-    """One identifier occurrence.
-
-    ``role`` is ``"define"`` (definition or declaration site: operator,
-    function, instance, theorem and LET names, CONSTANT/VARIABLE, RECURSIVE,
-    PlusCal variables/procedures/processes/macros/algorithm name),
-    ``"bind"`` (a bound variable or parameter: quantifiers, CHOOSE, set
-    comprehensions, function literals and definitions, operator parameters,
-    LAMBDA, NEW/PICK/TAKE, PlusCal ``with`` and macro parameters),
-    ``"reference"`` (a use), ``"module"`` (a module name: header, EXTENDS,
-    INSTANCE), ``"field"`` (a record field) or ``"label"`` (an expression or
-    PlusCal label).
-
-    ``target`` is the define/bind/label occurrence a reference resolves to, or
-    ``None`` for names from other modules (standard or not) and unknown names.
-    ``via`` is the instance path for ``M!Op`` (``"M"``; ``"M!N"`` for
-    ``M!N!Op``); ``foreign_module`` names the module a reference belongs to
-    when it is known (the instanced module of ``M`` in ``M!Op``, the target of
-    ``INSTANCE X WITH p <- e`` for ``p``).  ``context`` is a short hint about
-    the syntactic position (``"prime"``, ``"subscript"``, ``"parameter"``, ...).
-    ``owner`` is the enclosing module-level definition (or PlusCal
-    procedure/process/macro) and ``module`` the innermost module's name.
-    """
-
-    text: str
-    span: Span
-    line: int
-    column: int
-    role: Role
-    context: str
-    target: Optional[Occurrence] = None
-    via: Optional[str] = None
-    foreign_module: Optional[str] = None
-    owner: Optional[str] = None
-    module: Optional[str] = None
-    in_pluscal: bool = False
-
-    @property
-    def start(self) -> int:
-        """Start byte."""
-        return self.span[0]
-
-    @property
-    def end(self) -> int:
-        """End byte (exclusive)."""
-        return self.span[1]
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """A CONSTANT or VARIABLE declaration of one name.
-
-    ``arity`` is the number of ``_`` of an operator constant (``F(_, _)`` has
-    2, ``_ ** _`` is named ``**`` and has 2); plain names have 0.
-    """
-
-    name: str
-    span: Span
-    line: int
-    column: int
-    kind: Literal["constant", "variable"]
-    arity: int = 0
-    extent: Span = (0, 0)
-
-
-@dataclass(frozen=True)
-class Definition:
-    """A definition: operator, function, named instance, theorem, assumption.
-
-    ``span`` is the span of the name (a symbol such as ``++`` for a user
-    infix operator); ``extent`` the whole definition.  ``scope`` says where it
-    lives (``"module"``, ``"let"``, ``"proof"`` for DEFINE steps, ``"pluscal"``
-    for a PlusCal ``define`` block); ``parent`` is the index in
-    :attr:`ModuleSyntax.definitions` of the innermost enclosing definition
-    (for LET and proof definitions).
-    """
-
-    name: str
-    span: Span
-    line: int
-    column: int
-    kind: DefinitionKind
-    parameters: tuple[str, ...] = ()
-    is_local: bool = False
-    is_recursive: bool = False
-    scope: ScopeKind = "module"
-    parent: Optional[int] = None
-    extent: Span = (0, 0)
-
-    @property
-    def is_symbolic(self) -> bool:
-        """Whether the name is an operator symbol (``++``) rather than an identifier."""
-        return not bool(IDENTIFIER.fullmatch(self.name))
-
-
-@dataclass(frozen=True)
-class Substitution:
-    """``name <- expression`` in ``INSTANCE X WITH ...``."""
-
-    name: str
-    span: Span
-    expression: str
-    expression_span: Span
-
-
-@dataclass(frozen=True)
-class Instance:
-    """``INSTANCE X``, ``LOCAL INSTANCE X`` or ``M(p) == INSTANCE X WITH ...``."""
-
-    module: str
-    module_span: Span
-    name: Optional[str] = None
-    name_span: Optional[Span] = None
-    parameters: tuple[str, ...] = ()
-    substitutions: tuple[Substitution, ...] = ()
-    is_local: bool = False
-    scope: ScopeKind = "module"
-    extent: Span = (0, 0)
-
-
-@dataclass(frozen=True)
-class Name:
-    """A name with its span and position (PlusCal variables, labels, ...)."""
-
-    name: str
-    span: Span
-    line: int
-    column: int
-
-
-@dataclass(frozen=True)
-class PlusCalBlock:
-    """A PlusCal algorithm found inside a comment.
-
-    ``span`` runs from ``--algorithm``/``--fair`` to the end of the algorithm
-    (``end algorithm`` or the closing brace).  ``parsed`` is False when only
-    the text was located (tree-sitter did not parse the algorithm); then the
-    name lists are empty.
-    """
-
-    span: Span
-    name: Optional[str]
-    name_span: Optional[Span]
-    fair: bool
-    syntax: Literal["p", "c"]
-    parsed: bool = True
-    variables: tuple[Name, ...] = ()
-    labels: tuple[Name, ...] = ()
-    macros: tuple[Name, ...] = ()
-    procedures: tuple[Name, ...] = ()
-    processes: tuple[Name, ...] = ()
-    definitions: tuple[Name, ...] = ()
-    has_errors: bool = False
-
-
-@dataclass(frozen=True)
-class SyntaxIssue:
-    """A syntax problem: ``kind`` is ``"error"`` (an ERROR node), ``"missing"``
-    (a token the parser had to invent), ``"missing_footer"``, ``"no_module"``,
-    or ``"pluscal"`` (an ERROR/MISSING node inside the comment that holds the
-    PlusCal algorithm: SANY ignores it, but the PlusCal facts are partial)."""
-
-    kind: Literal["error", "missing", "missing_footer", "no_module", "pluscal"]
-    span: Span
-    line: int
-    column: int
-    message: str
-
-
-@dataclass(frozen=True)
-class ModuleSyntax:
-    """Syntax facts of one module (see the module docstring for conventions).
-
-    ``occurrences`` holds every identifier occurrence in the module's text,
-    sorted by position, including those of nested modules and of a PlusCal
-    algorithm; ``definitions``, ``constants``, ``variables`` and
-    ``instances`` hold only this module's own (nested modules are in
-    ``submodules``).  ``comments`` are the outermost comment spans (the
-    PlusCal algorithm lies inside one) and ``strings`` the string literals.
-    """
-
-    name: Optional[str]
-    name_span: Optional[Span]
-    span: Span
-    complete: bool
-    extends: tuple[str, ...]
-    instances: tuple[Instance, ...]
-    constants: tuple[Declaration, ...]
-    variables: tuple[Declaration, ...]
-    definitions: tuple[Definition, ...]
-    occurrences: tuple[Occurrence, ...]
-    comments: tuple[Span, ...]
-    strings: tuple[Span, ...]
-    pluscal: Optional[PlusCalBlock]
-    errors: tuple[SyntaxIssue, ...]
-    submodules: tuple[ModuleSyntax, ...] = ()
-    source: bytes = field(default=b"", repr=False, compare=False)
-
-    @property
-    def has_errors(self) -> bool:
-        """Whether the parse found any syntax problem."""
-        return bool(self.errors)
-
-    @property
-    def has_tla_errors(self) -> bool:
-        """Whether there is a problem outside the PlusCal algorithm's comment."""
-        return any(i.kind != "pluscal" for i in self.errors)
-
-    def text(self, span: Span) -> str:
-        """The source text of ``span``."""
-        return self.source[span[0] : span[1]].decode("utf-8", errors="replace")
-
-    def definition(self, name: str) -> Optional[Definition]:
-        """The module-level definition called ``name``, if any."""
-        for d in self.definitions:
-            if d.scope == "module" and d.name == name:
-                return d
-        return None
-
-    @property
-    def defined_names(self) -> frozenset[str]:
-        """Names this module itself declares or defines at module level."""
-        names = {d.name for d in self.constants}
-        names.update(d.name for d in self.variables)
-        names.update(d.name for d in self.definitions if d.scope == "module")
-        return frozenset(names)
-
-    @property
-    def exported_names(self) -> frozenset[str]:
-        """Module-level names visible to a module that EXTENDS this one (non-LOCAL)."""
-        names = {d.name for d in self.constants}
-        names.update(d.name for d in self.variables)
-        names.update(
-            d.name
-            for d in self.definitions
-            if d.scope == "module" and not d.is_local
-        )
-        return frozenset(names)
-
-    def occurrences_of(self, name: str) -> tuple[Occurrence, ...]:
-        """All occurrences whose text is ``name``."""
-        return tuple(o for o in self.occurrences if o.text == name)
-
-    def references_to(self, occurrence: Occurrence) -> tuple[Occurrence, ...]:
-        """The references that resolve to ``occurrence``."""
-        return tuple(o for o in self.occurrences if o.target is occurrence)
-
-    def unresolved_references(self) -> tuple[Occurrence, ...]:
-        """References with no target and no ``via`` (standard, imported or unknown names)."""
-        return tuple(
-            o
-            for o in self.occurrences
-            if o.role == "reference" and o.target is None and o.via is None
-        )
-
-
-
+from .syntax_facts import (DefinitionKind, Declaration, Definition, Instance, ModuleSyntax, Name, Occurrence,
+                           PlusCalBlock, Role, ScopeKind, Span, Substitution, SyntaxIssue)
 
 # --------------------------------------------------------------------------
 # Parsing plumbing
@@ -1494,47 +1228,11 @@ def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> M
         builder.module(root, None, acc, _Ctx(None, None, False, acc, root.has_error))
     builder.run()
     if acc.pluscal is None:
-        acc.pluscal = _unparsed_pluscal(data, lo, hi, builder.comments)
+        acc.pluscal = unparsed_pluscal(data, lo, hi, builder.comments)
     if acc.pluscal is not None:
-        issues = _tag_pluscal_issues(issues, data, acc.pluscal.span)
+        issues = tag_pluscal_issues(issues, data, acc.pluscal.span)
     frozen = _freeze_occurrences(builder.raws, lines)
     return _assemble(acc, builder, frozen, issues, data)
-
-
-def _tag_pluscal_issues(issues: list[SyntaxIssue], data: bytes,
-                        span: Span) -> list[SyntaxIssue]:
-    """Re-tag the parse errors that lie inside the PlusCal algorithm's comment."""
-    opener = data.rfind(b"(*", 0, span[0])
-    lo = opener if opener >= 0 else span[0]
-    hi = max(_comment_end(data, span[0]) + 2, span[1])
-    return [
-        _replace_issue(i, kind="pluscal")
-        if i.kind in ("error", "missing") and lo <= i.span[0] and i.span[1] <= hi else i
-        for i in issues
-    ]
-
-
-def _replace_issue(issue: SyntaxIssue, **changes: object) -> SyntaxIssue:
-    return dataclasses.replace(issue, **changes)  # type: ignore[arg-type]
-
-
-def _unparsed_pluscal(data: bytes, lo: int, hi: int,
-                      comments: list[Span]) -> Optional[PlusCalBlock]:
-    """A PlusCal block tree-sitter did not parse, found by text inside a comment."""
-    m = _PCAL_START.search(data, lo, hi)
-    if m is None or not any(a <= m.start() < b for a, b in comments):
-        return None
-    span = _pcal_textual(data[:hi], m.start())
-    if span is None:
-        return None
-    name = _PCAL_NAME.match(data, m.end() - len(b"algorithm"))
-    after = data[name.end() if name else m.end(): span[1]].lstrip()
-    return PlusCalBlock(
-        span,
-        name.group(1).decode("ascii") if name else None,
-        (name.start(1), name.end(1)) if name else None,
-        b"fair" in m.group(), "c" if after.startswith(b"{") else "p", parsed=False,
-        has_errors=True)
 
 
 def parse_modules(source: str | bytes) -> list[ModuleSyntax]:
@@ -1592,45 +1290,6 @@ def _find_submodule(mod: ModuleSyntax, name: str) -> Optional[ModuleSyntax]:
 
 
 
-def _pcal_textual(data: bytes, pos: int = 0) -> Optional[Span]:
-    """Locate an algorithm by text (from ``pos``) when tree-sitter did not parse it."""
-    m = _PCAL_START.search(data, pos)
-    if m is None:
-        return None
-    start = m.start()
-    end_p = _PCAL_END_P.search(data, m.end())
-    brace = data.find(b"{", m.end())
-    comment_end = _comment_end(data, start)
-    if end_p is not None and (brace < 0 or end_p.start() < brace or brace > comment_end):
-        return (start, end_p.end())
-    if 0 <= brace < comment_end:
-        depth = 0
-        i = brace
-        while i < comment_end:
-            ch = data[i : i + 1]
-            if ch == b'"':  # skip strings: braces in them do not count
-                j = i + 1
-                while j < comment_end and data[j : j + 1] != b'"':
-                    j += 2 if data[j : j + 1] == b"\\" else 1
-                i = j + 1
-                continue
-            if ch == b"{":
-                depth += 1
-            elif ch == b"}":
-                depth -= 1
-                if depth == 0:
-                    return (start, i + 1)
-            i += 1
-    return (start, comment_end)
-
-
-def _comment_end(data: bytes, pos: int) -> int:
-    """Where the ``(*`` comment enclosing ``pos`` closes (before its ``*)``)."""
-    opener = data.rfind(b"(*", 0, pos)
-    end = block_comment_end(data, opener) if opener >= 0 else None
-    return len(data) if end is None else end - 2
-
-
 def pluscal_block(text: str | bytes) -> Optional[Span]:
     """Where the PlusCal algorithm of ``text`` lies, or None.
 
@@ -1649,7 +1308,7 @@ def pluscal_block(text: str | bytes) -> Optional[Span]:
             span = mod.pluscal.span
             break
     if span is None:
-        span = _pcal_textual(data)
+        span = textual_pluscal_span(data)
     if span is None or isinstance(text, bytes):
         return span
     a, b = _byte_to_char_offsets(data, [span[0], span[1]])
