@@ -49,6 +49,42 @@ def private_default_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ["ALIAS_CACHE_DIR"] = previous
 
 
+def _developer_cache_dir() -> Path:
+    """The folder ALIAS would write to without ``ALIAS_CACHE_DIR`` (the developer's own cache)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("alias", appauthor=False))
+
+
+_DEVELOPER_CACHE = _developer_cache_dir()
+
+
+def _folder_state(root: Path) -> dict[str, int] | None:
+    """Modification times of ``root`` and the folders two levels under it: a file created or removed
+    anywhere in the cache's layout (``runs/ab/KEY.json``, ``store/ab/KEY.json``…) changes one."""
+    if not root.is_dir():
+        return None
+    state: dict[str, int] = {}
+    for folder in [root, *(p for p in root.iterdir() if p.is_dir())]:
+        state[str(folder)] = folder.stat().st_mtime_ns
+        if folder != root:
+            for child in folder.iterdir():
+                if child.is_dir():
+                    state[str(child)] = child.stat().st_mtime_ns
+    return state
+
+
+@pytest.fixture(autouse=True)
+def no_writes_to_the_developers_cache(request: pytest.FixtureRequest):
+    """Fail a test that writes into the developer's own cache folder: every test must use a
+    temporary one (``tools``, ``tmp_path`` or the session's ``ALIAS_CACHE_DIR``)."""
+    before = _folder_state(_DEVELOPER_CACHE)
+    yield
+    if _folder_state(_DEVELOPER_CACHE) != before:
+        pytest.fail(f"{request.node.nodeid} wrote into the developer's cache folder {_DEVELOPER_CACHE}; "
+                    f"give it a temporary cache instead", pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def tools(tmp_path_factory: pytest.TempPathFactory):
     """SANY and TLC with a run cache private to this test session (so every verdict comes from a real run).

@@ -23,7 +23,7 @@ def _points(decrease: dict[str, Any] | None) -> str:
     if "ci90_low" in decrease:  # aggregates written before the equivalence test have no 90% interval
         verdict = "equivalent" if decrease["equivalent"] else "not shown equivalent"
         text += f" 90% [{decrease['ci90_low']:.1f}, {decrease['ci90_high']:.1f}] {verdict} ±{decrease['margin']:g}"
-    return (text + f" n={decrease['n']} tasks; rate fell on {decrease['now_fail']}, rose on {decrease['now_pass']} "
+    return (text + f" n={decrease['n']} task{'' if decrease['n'] == 1 else 's'}; rate fell on {decrease['now_fail']}, rose on {decrease['now_pass']} "
             f"(sign test {p_value(decrease['sign_p'])})")
 
 
