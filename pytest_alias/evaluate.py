@@ -16,7 +16,9 @@ from .report.outcomes import record_outcome
 from .tla.runner import TlaTools
 
 from .options import GRADE_CHOICES
+from .records import GradeEntry, Record
 from .vocabulary import GRADES, MODES  # noqa: F401 - MODES is re-exported here
+from .vocabulary import Stage, Side
 
 RECORD_SCHEMA = 1
 
@@ -36,11 +38,11 @@ def applicable_grades(case: Case, grades: Sequence[str]) -> list[str]:
     return [grade for grade in grades if grade == "parse" or case.condition.cfg is not None]
 
 
-def not_applicable_result() -> dict[str, Any]:
+def not_applicable_result() -> GradeEntry:
     """A TLC-based grade of a task without a cfg: not run, and named so both views can be computed —
     rates over the tasks with a cfg leave it out; the paper's rule (n = 111) counts it as failing."""
     return {"passed": False, "reason": NO_CFG_REASON, "seconds": 0.0, "not_applicable": True,
-            "details": {"stage": "no-cfg"}}
+            "details": {"stage": Stage.NO_CFG}}
 
 
 def _similarity(output: str, reference: str) -> dict[str, float] | None:
@@ -67,15 +69,15 @@ def mark_known_names(description: str) -> dict[str, list[str]]:
 
 
 def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools, timeout: float, mode: str,
-             generation: dict[str, Any] | None = None) -> dict[str, Any]:
+             generation: dict[str, Any] | None = None) -> Record:
     """Run the chosen grades on ``output`` and return the case's record."""
     start = time.perf_counter()
-    results: dict[str, dict[str, Any]] = {}
+    results: dict[str, GradeEntry] = {}
     model_error = (generation or {}).get("error")
     for grade in grades:
         if model_error:  # no answer to grade: recorded, never counted against the model
             results[grade] = {"passed": False, "reason": f"model error: {model_error}", "seconds": 0.0,
-                              "details": {"stage": "model", "side": "model"}}
+                              "details": {"stage": Stage.MODEL, "side": Side.MODEL}}
         elif grade not in applicable_grades(case, [grade]):
             results[grade] = not_applicable_result()
             continue
@@ -86,7 +88,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
     hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
     from .tla.toolchain import find_jar
 
-    record = {
+    record: Record = {
         "schema": RECORD_SCHEMA,
         "id": case.id,
         "task": case.task.id,
@@ -118,7 +120,7 @@ def _small(details: dict[str, Any]) -> dict[str, Any]:
     return keep
 
 
-def failure_summary(record: dict[str, Any]) -> str | None:
+def failure_summary(record: Record) -> str | None:
     """The reasons of the failing grades in one line, or None when every grade that ran passed."""
     failed = [f"{grade}: {result['reason']}" for grade, result in record["grades"].items()
               if not result["passed"] and not result.get("not_applicable")]

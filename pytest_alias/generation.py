@@ -18,7 +18,7 @@ from .cases import Case
 from .models.base import DecodingParams, Generation, GenerationRequest, module_header, supports_prefix
 from .models.store import GenerationStore
 from .progress import Progress
-from .tla.cache import write_json_atomic
+from .atomic import atomic_write, write_json_atomic
 
 CaseKey = tuple[str, str, int, str]
 
@@ -95,6 +95,23 @@ def generation_fields(generation: Generation) -> dict[str, Any]:
     if exposure:  # a fine-tuned model: which half it saw (tla-alias exposure reads it)
         fields["exposure"] = exposure
     return fields
+
+
+def write_replay_file(path: Path, cases: Sequence[Case], generations: dict[CaseKey, Generation], seed: int) -> int:
+    """Every answered case's output as a replay line (``replay:FILE`` reads them back), each with
+    its model, condition version and seed so a later run checks it grades the same renaming; the
+    file is written whole or not at all. Returns the number of lines."""
+    lines = []
+    for case in cases:
+        generation = generations.get(case.key)
+        if generation is None or generation.error is not None:
+            continue
+        lines.append(json.dumps({"task": case.task.id, "condition": case.condition.kind, "sample": case.sample,
+                                 "model": case.model, "text": generation.text,
+                                 "finish_reason": generation.finish_reason, "truncated": generation.truncated,
+                                 "condition_version": case.condition.version, "seed": seed}, ensure_ascii=False))
+    atomic_write(path, lambda handle: handle.writelines(line + "\n" for line in lines))
+    return len(lines)
 
 
 def write_run_file(path: Path, generations: dict[CaseKey, Generation]) -> None:

@@ -141,6 +141,8 @@ OPTIONS: tuple[Option, ...] = (
            integer(1)),
     Option("covered", "restrict name and behavior rates and decreases also to the tasks the behavior grade "
            "covers (its reference passes against itself): a tla-alias validate-grader --json file, or auto"),
+    Option("save-outputs", "also write every generated output to this replay file (JSON lines): "
+           "--alias-model=replay:FILE grades them again later without calling the model"),
     Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "
            "of the models fine-tuned on its halves"),
 )

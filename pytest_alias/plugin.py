@@ -23,7 +23,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 import pytest
 
@@ -134,7 +134,7 @@ def _uncaptured(config: pytest.Config) -> Iterator[None]:
 def _run_stoppers() -> tuple[type[BaseException], ...]:
     from .models.base import StopRunError
 
-    return (ValueError, LookupError, ImportError, StopRunError)
+    return (ValueError, LookupError, ImportError, OSError, StopRunError)
 
 
 #: Generation errors that stop the whole run with one message (any other fails only its item).
@@ -162,7 +162,14 @@ class AliasController:
         if not selected:
             return {}
         with _uncaptured(self.config):
-            return self.settings.generate(selected, live=live_progress(self.config))
+            generations = self.settings.generate(selected, live=live_progress(self.config))
+            if self.settings.save_outputs is not None:
+                from .generation import write_replay_file
+
+                count = write_replay_file(self.settings.save_outputs, selected, generations, self.settings.seed)
+                print(f"alias: wrote {count} outputs to {self.settings.save_outputs} "
+                      f"(--alias-model=replay:{self.settings.save_outputs} grades them again)", file=sys.stderr)
+            return generations
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Prepare the conditions before any worker starts (xdist starts them after this hook)."""
@@ -232,7 +239,7 @@ def alias_output(request: pytest.FixtureRequest, alias_case: Any, alias_settings
     return generation
 
 
-def record_item(item: pytest.Item, record: dict[str, Any]) -> None:
+def record_item(item: pytest.Item, record: Mapping[str, Any]) -> None:
     """Attach the record to the test report (it reaches the xdist controller with it)."""
     import json
 

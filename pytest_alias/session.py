@@ -22,6 +22,7 @@ from . import __version__
 from .cases import Case, build_cases
 from .evaluate import selected_grades
 from .plugin import RECORD_PROPERTY
+from .records import Aggregate
 from .report.files import REPORT_SUFFIXES
 from .report.gates import Gate, GateError, parse_gate
 
@@ -105,6 +106,7 @@ class Settings:
     max_new_tokens: int | None = None
     exposure_split: Any = None  # an ExposureSplit, read and checked at start-up
     covered: Any = None  # None, "auto", or the covered task ids from a validate-grader file
+    save_outputs: Path | None = None  # a replay file every generated output is written to
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
@@ -132,6 +134,7 @@ class Settings:
             lora=options.get("lora") or None, prefill=options.get("prefill") or "header",
             max_new_tokens=options.get("max_new_tokens"), exposure_split=_exposure_split(options.get("exposure_split")),
             covered=_covered(options.get("covered")),
+            save_outputs=Path(options["save_outputs"]).expanduser() if options.get("save_outputs") else None,
         )
 
     # ---------------------------------------------------------------- shared objects (per process)
@@ -235,7 +238,7 @@ class AliasSession:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.records: dict[str, dict[str, Any]] = {}
-        self.aggregate: dict[str, Any] | None = None
+        self.aggregate: Aggregate | None = None
         self.messages: list[str] = []
         self.failures: list[str] = []  # violated gates and reports that could not be written: the session fails
         self.exposure_lines: list[str] = []

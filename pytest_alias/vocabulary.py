@@ -6,6 +6,8 @@ parsed, then checked by name, then by behavior; a condition is the original, the
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 #: The three grades, in pipeline order (parse, then TLC with the cfg, then refinement).
 GRADES: tuple[str, ...] = ("parse", "name", "behavior")
 #: The behavior grade's modes: the paper's procedure, or the extended grader.
@@ -14,3 +16,30 @@ MODES: tuple[str, ...] = ("paper", "extended")
 CONDITIONS: tuple[str, ...] = ("original", "random", "meaningful")
 #: Generation-store modes: read and write, read only, regenerate, off.
 STORE_MODES: tuple[str, ...] = ("rw", "ro", "refresh", "off")
+
+
+class Stage(StrEnum):
+    """How far a grade got before its verdict (``details["stage"]`` of every grade result)."""
+
+    EXTRACT = "extract"  # no module could be taken from the output
+    STAGE = "stage"  # the module could not be placed beside the reference's modules
+    NO_CFG = "no-cfg"  # the task has no cfg: a TLC grade cannot apply
+    MODEL = "model"  # the model gave no answer (a model error)
+    CFG = "cfg"  # the cfg could not be bound to the output (or does not parse)
+    SANY = "sany"  # strict SANY
+    GUARD = "guard"  # refused unrun: the output could write files or run commands
+    SPEC = "spec"  # finding the output's spec formula
+    MAPPING = "mapping"  # the behavior grade's search for a name mapping
+    GRAPH = "graph"  # the extended behavior grade's state-graph matching
+    DATA_VARIABLES = "data-variables"  # the control-label comparison on data variables
+    TLC = "tlc"  # TLC's verdict
+    ERROR = "error"  # the grader itself failed
+
+
+class Side(StrEnum):
+    """Who a failing verdict is about (``details["side"]``): only ``output`` counts against a model."""
+
+    OUTPUT = "output"
+    REFERENCE = "reference"
+    GRADER = "grader"
+    MODEL = "model"

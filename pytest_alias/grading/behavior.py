@@ -43,6 +43,7 @@ from .parse_grade import sany_reason, staged_output
 from .refinement import (Check, SpecFormula, explain_check, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
 from .result import GradeResult
+from ..vocabulary import Stage, Side
 
 #: TLC statuses that say the behaviors differ (rather than that a mapping did not type-check).
 _VIOLATIONS = frozenset({"invariant_violation", "property_violation", "deadlock", "assumption_failure"})
@@ -100,21 +101,21 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     if result.passed:
         return result
     details = result.details
-    if details.get("stage") == "spec" and spec_formula(condition.module_map, condition.main, None) is None:
+    if details.get("stage") == Stage.SPEC and spec_formula(condition.module_map, condition.main, None) is None:
         # A constant-only reference (ASSUMEs checked, no Init/Next): there are no behaviors to compare.
-        details["side"] = "reference"
+        details["side"] = Side.REFERENCE
         return GradeResult("behavior", False, "the reference cannot be graded this way: it has no spec formula nor "
                                               "Init and Next (a constant-only model), so there are no behaviors to "
                                               "compare", details, result.seconds)
-    if details.get("side", "output") == "output" and _tlc_went_wrong(details):
+    if details.get("side", Side.OUTPUT) == Side.OUTPUT and _tlc_went_wrong(details):
         why = reference_self_failure(condition, tools, mode=mode, timeout=timeout)
         if why is not None:
-            details["side"] = "reference"
+            details["side"] = Side.REFERENCE
             details["output_reason"] = result.reason
             reason = (f"the reference cannot be graded this way: graded against itself it fails too ({why}); "
                       "the verdict says nothing about the output")
             return GradeResult("behavior", False, reason, details, result.seconds)
-    details.setdefault("side", "output")
+    details.setdefault("side", Side.OUTPUT)
     return result
 
 
@@ -149,7 +150,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
         return GradeResult("behavior", passed, reason, details, time.perf_counter() - started)
 
     if condition.cfg is None:
-        details.update(stage="cfg", side="reference")
+        details.update(stage=Stage.CFG, side=Side.REFERENCE)
         return verdict(False, "task has no TLC configuration")
     staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
     if staging.spec is None:
@@ -157,22 +158,22 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     try:
         ref_cfg = parse_cfg(condition.cfg)
     except CfgError as exc:
-        details.update(stage="cfg", side="reference")
+        details.update(stage=Stage.CFG, side=Side.REFERENCE)
         return verdict(False, f"the task's cfg does not parse: {exc}")
 
-    details["stage"] = "sany"
+    details["stage"] = Stage.SANY
     sany = tools.sany(staging.spec)
     if not sany.ok:
         details["sany_error_kinds"] = sorted({e.kind for e in sany.errors})
         return verdict(False, f"output does not parse: {sany_reason(sany)}")
     hazard = loaded_writer(sany.output, staging.spec.modules.values())  # what SANY read, before TLC runs
     if hazard is not None:
-        details["stage"] = "guard"
+        details["stage"] = Stage.GUARD
         return verdict(False, f"{hazard} (SANY loaded it); not run")
 
     gen_main = staging.spec.main
     gen_text = staging.spec.modules[gen_main]
-    details["stage"] = "spec"
+    details["stage"] = Stage.SPEC
     formula = spec_formula(staging.spec.modules, gen_main, ref_cfg.specification)
     if formula is None:
         return verdict(False, "output has no spec formula (Init /\\ [][Next]_v) nor Init and Next operators")
@@ -198,7 +199,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     if mode == "extended":
         free = unconstrained_variables(staging.spec.modules, gen_main, formula, gen_decl.variables)
         if free:
-            details["stage"] = "spec"
+            details["stage"] = Stage.SPEC
             assert formula.subscript is not None  # unconstrained_variables finds none without a subscript
             return verdict(False, f"the output's spec formula {formula.name} has subscript {formula.subscript.strip()}, "
                                   f"which leaves {', '.join(free)} free: a step that keeps the subscript may change "
@@ -213,7 +214,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
             return extended_search(tools, inputs, ref_graph, timeout, deadline, details, verdict)
         details["fallback"] = f"paper search: {fallback}"
     mappings, why_none = paper_mappings(ref_decl, gen_decl)
-    details["stage"] = "mapping"
+    details["stage"] = Stage.MAPPING
     if mappings:
         details["mappings_available"] = len(mappings)
         details["mappings_total"] = math.factorial(len(ref_decl.variables)) * math.factorial(len(ref_decl.constants))
@@ -256,7 +257,7 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
     procedure) a pass of an output with fairness says, in ``details["leniency"]``, that it went unchecked.
     """
     attempts: list[dict[str, Any]] = []
-    details.update(stage="tlc", attempts=attempts)
+    details.update(stage=Stage.TLC, attempts=attempts)
     first_failure: str | None = None
     reverse_failure: str | None = None  # a mapping whose forward check passed explains best
     # Next best: a mapping under which TLC found a violation, rather than an evaluation error that an
@@ -265,7 +266,7 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
     for tried, mapping in enumerate(mappings, 1):
         left = deadline - time.perf_counter()
         if left <= 1:
-            details.update(mappings_tried=tried - 1, side="grader")
+            details.update(mappings_tried=tried - 1, side=Side.GRADER)
             reason = reverse_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}

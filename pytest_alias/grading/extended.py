@@ -44,6 +44,7 @@ from .refinement import (Check, SpecFormula, explain_check, forward_check, gen_c
                          scoped_overrides)
 from .result import GradeResult
 from .tlc_reason import tlc_reason
+from ..vocabulary import Stage, Side
 
 #: TLC/SANY launches one output may cost in extended mode (SANY included) when its first constant
 #: mapping (identical names first) is the one: SANY, one dump, and the two checks of up to two matches.
@@ -200,7 +201,7 @@ def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: 
     if not ref_data:
         # Projected on no variable, every behavior is the same: a comparison that cannot fail proves nothing.
         details["data_variables"]["inconclusive"] = "the reference has no data variables"
-        details["side"] = "grader"
+        details["side"] = Side.GRADER
         return False, (f"{failure}; the data-variable comparison is inconclusive: the reference's only variables "
                        f"are control labels ({', '.join(inputs.labels)}), so nothing is left to compare "
                        "(grader's limit, not a verdict on the output's behavior)")
@@ -210,7 +211,7 @@ def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: 
         tried.append({"mapping": dict(zip(ref_data, choice)), "equivalent": outcome.equivalent,
                       "pairs": outcome.pairs})
         if outcome.equivalent:
-            details.update(stage="data-variables", mapping={"variables": dict(zip(ref_data, choice)),
+            details.update(stage=Stage.DATA_VARIABLES, mapping={"variables": dict(zip(ref_data, choice)),
                                                             "constants": dict(constants)})
             return True, None
         first = first or outcome.reason
@@ -286,7 +287,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
     details["graphs"] = {"reference": _sizes(ref_graph)}
     reason: str | None  # why a check failed (None: it passed)
     if len(inputs.ref_decl.variables) != len(inputs.gen_decl.variables):
-        details["stage"] = "mapping"
+        details["stage"] = Stage.MAPPING
         reason = (f"output declares {len(inputs.gen_decl.variables)} variable(s), the reference "
                   f"{len(inputs.ref_decl.variables)}: no one-to-one mapping")
         if not inputs.labels:
@@ -301,7 +302,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
         details["derived_constants"] = list(derived)
     constant_options, why = _constant_mappings(inputs, derived)
     if not constant_options:
-        details["stage"] = "mapping"
+        details["stage"] = Stage.MAPPING
         return done(False, why or "no constant mapping")
 
     attempts: list[dict[str, Any]] = []
@@ -315,7 +316,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
             break
         attempt: dict[str, Any] = {"constants": dict(constants)}
         attempts.append(attempt)
-        details["stage"] = "graph"
+        details["stage"] = Stage.GRAPH
         result, gen_graph = tools.state_graph(_gen_graph_spec(inputs, constants, derived), deadlock=False,
                                               timeout=min(timeout, max(1.0, deadline - time.perf_counter())))
         attempt["graph"] = result.status
@@ -344,11 +345,11 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
             passed, reason = _confirm(tools, inputs, match, constants, derived, timeout, deadline, attempt)
             if passed:
                 encodings = [_encoding_dict(e) for e in match.encoded()]
-                details.update(stage="tlc", mapping={**NameMapping(match.variables, constants).to_dict(),
+                details.update(stage=Stage.TLC, mapping={**NameMapping(match.variables, constants).to_dict(),
                                                      "encodings": encodings}, encodings=encodings)
                 return done(True, None)
             first_failure = first_failure or reason
-    details["stage"] = "tlc" if any("forward" in a for a in attempts) else "graph"
+    details["stage"] = Stage.TLC if any("forward" in a for a in attempts) else Stage.GRAPH
     details["constant_mappings"] = {"tried": len(attempts), "total": math.factorial(len(constant_options[0]))}
     reason = first_failure or (dump_failures[0] if dump_failures else None) or \
         "no mapping could be tried within the launch budget"
@@ -374,7 +375,7 @@ def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constan
     attempt["mapping"] = words
     checks = _checks(inputs, match, constants, derived)
     if isinstance(checks, str):
-        attempt["side"] = "grader"
+        attempt["side"] = Side.GRADER
         return False, checks
     for check in checks:
         left = min(timeout, max(1.0, deadline - time.perf_counter()))

@@ -21,6 +21,7 @@ from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
 from .result import GradeResult
 from .tlc_reason import tlc_reason
+from ..vocabulary import Stage
 
 
 def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | None = None,
@@ -38,7 +39,7 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         return GradeResult("name", passed, reason, details, time.perf_counter() - started)
 
     if condition.cfg is None:
-        details["stage"] = "cfg"
+        details["stage"] = Stage.CFG
         return verdict(False, "task has no TLC configuration")
     details["lenient_ok"] = False
     staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
@@ -47,23 +48,23 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
     try:
         binding = bind_cfg(condition.cfg, output_names(staging.spec))
     except CfgError as exc:
-        details["stage"] = "cfg"
+        details["stage"] = Stage.CFG
         return verdict(False, f"the task's cfg does not parse: {exc}")
     details.update(binding.to_dict())
 
     tools = tools or default_tools()
     sany = tools.sany(staging.spec)
-    details.update(lenient_ok=sany.lenient_ok, stage="sany", sany_error_kinds=sorted({e.kind for e in sany.errors}))
+    details.update(lenient_ok=sany.lenient_ok, stage=Stage.SANY, sany_error_kinds=sorted({e.kind for e in sany.errors}))
     if not sany.ok:
         return verdict(False, f"output does not parse: {sany_reason(sany)}")
     hazard = loaded_writer(sany.output, staging.spec.modules.values())  # what SANY read, before TLC runs
     if hazard is not None:
-        details["stage"] = "guard"
+        details["stage"] = Stage.GUARD
         return verdict(False, f"{hazard} (SANY loaded it); not run")
 
     result = tools.tlc(staging.spec.with_cfg(binding.text), timeout=timeout)
     details.update(
-        stage="tlc", tlc_status=result.status, violated=result.violated, tlc_message=result.message,
+        stage=Stage.TLC, tlc_status=result.status, violated=result.violated, tlc_message=result.message,
         distinct_states=result.distinct_states, tlc_seconds=round(result.seconds, 3), tlc_cached=result.cached,
     )
     return verdict(result.ok, tlc_reason(result, binding, timeout))

@@ -15,6 +15,7 @@ from ..tla.sany import SanyResult
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .result import GradeResult
 from .stage import Staging, stage_output
+from ..vocabulary import Stage
 
 #: How many SANY errors a result's details keep (the first explains the rest).
 MAX_ERRORS = 5
@@ -56,7 +57,7 @@ def staged_output(output_text: str | None, condition: Condition, details: dict[s
     details.update(staging_details(extraction, staging))
     if staging.spec is None:
         assert staging.failure is not None
-        details["stage"] = "extract" if not extraction.ok else "stage"
+        details["stage"] = Stage.EXTRACT if not extraction.ok else "stage"
         return staging, staging.failure
     return staging, None
 
@@ -76,7 +77,7 @@ def grade_parse(output_text: str | None, condition: Condition, tools: TlaTools |
         return GradeResult("parse", False, failure, details, time.perf_counter() - started)
     result = (tools or default_tools()).sany(staging.spec)
     details.update(
-        stage="sany", lenient_ok=result.lenient_ok, sany_exit_code=result.exit_code,
+        stage=Stage.SANY, lenient_ok=result.lenient_ok, sany_exit_code=result.exit_code,
         errors=[e.to_dict() for e in result.errors[:MAX_ERRORS]], sany_cached=result.cached,
     )
     reason = None if result.ok else sany_reason(result)

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Mapping
 
 from .. import stats
 from ..vocabulary import CONDITIONS, GRADES
+from ..records import Aggregate, Decrease, GradeAggregate
 from .outcomes import graded_verdict
 
 AGGREGATE_SCHEMA = 1
@@ -51,7 +52,7 @@ def not_graded(records: Iterable[Mapping[str, Any]], grade: str, condition: str)
 
 
 def paired_decrease(original: dict[str, float], renamed: dict[str, float], tasks: Iterable[str] | None,
-              resamples: int, seed: int, margin: float = 0.05) -> dict[str, Any] | None:
+              resamples: int, seed: int, margin: float = 0.05) -> Decrease | None:
     """Original − renamed over the shared tasks: mean and 95% CI (points), the 90% CI and TOST
     against ±``margin`` (appendix P/R's equivalence test), task counts and the sign test."""
     shared = sorted(set(original) & set(renamed) & (set(tasks) if tasks is not None else set(original)))
@@ -83,12 +84,12 @@ def lenient_parse_rates(records: Iterable[dict[str, Any]], model: str, condition
 
 
 def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: int = 0,
-              margin: float = 0.05, covered: Iterable[str] | None = None) -> dict[str, Any]:
+              margin: float = 0.05, covered: Iterable[str] | None = None) -> Aggregate:
     """The whole aggregate (JSON-ready) of a run's records; with ``covered`` (the tasks the behavior
     grade covers), the name and behavior grades also get their rates and decreases on those tasks."""
     covered = frozenset(covered) if covered is not None else None
     models = sorted({r["model"] for r in records})
-    out: dict[str, Any] = {"schema": AGGREGATE_SCHEMA, "seed": seed, "resamples": resamples, "margin": margin,
+    out: Aggregate = {"schema": AGGREGATE_SCHEMA, "seed": seed, "resamples": resamples, "margin": margin,
                            "records": len(records), "models": {}}
     for model in models:
         mine = [r for r in records if r["model"] == model]
@@ -96,10 +97,10 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
         conditions = [c for c in CONDITION_ORDER if any(r["condition"] == c for r in mine)]
         hidden = {r["task"] for r in mine if r["condition"] == "original" and r["has_hidden_names"]}
         stated = {r["task"] for r in mine if r["condition"] == "original" and not r["has_hidden_names"]}
-        per_grade: dict[str, Any] = {}
+        per_grade: dict[str, GradeAggregate] = {}
         for grade in grades:
             rates = {c: task_rates(mine, model, grade, c) for c in conditions}
-            entry: dict[str, Any] = {
+            entry: GradeAggregate = {
                 "rates": {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)} for c, r in rates.items()},
                 "decreases": {}, "split": {},
             }

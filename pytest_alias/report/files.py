@@ -13,7 +13,7 @@ import html
 import io
 import json
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..atomic import atomic_write
 from ..vocabulary import CONDITIONS
@@ -23,7 +23,7 @@ from .tables import decrease_rows, not_graded_line, rate_rows, render_markdown
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
 
 
-def write_json(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
+def write_json(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:
     atomic_write(path, lambda h: json.dump({"metadata": metadata, "aggregate": aggregate, "records": records}, h,
                                             indent=2, sort_keys=False))
 
@@ -63,7 +63,7 @@ def partial_warning(metadata: dict[str, Any], before: str = "", after: str = "")
             f"present only.{after}", ""]
 
 
-def markdown(aggregate: dict[str, Any], metadata: dict[str, Any]) -> str:
+def markdown(aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> str:
     lines = ["# ALIAS report", "", *partial_warning(metadata, "**", "**"),
              f"Seed {aggregate['seed']}, {aggregate['resamples']:,} bootstrap resamples, "
              f"{aggregate['records']} records, mode {metadata.get('mode')}.", ""]
@@ -80,7 +80,7 @@ def markdown(aggregate: dict[str, Any], metadata: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_markdown(path: Path, aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
+def write_markdown(path: Path, aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:
     atomic_write(path, lambda h: h.write(markdown(aggregate, metadata)))
 
 
@@ -90,7 +90,7 @@ def figure_png(figure: Any) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _plots(records: Sequence[dict[str, Any]], aggregate: dict[str, Any]) -> list[tuple[str, str]]:
+def _plots(records: Sequence[dict[str, Any]], aggregate: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(title, base64 PNG) pairs: a forest plot of decreases and a per-task heatmap per model."""
     import matplotlib
 
@@ -157,7 +157,7 @@ def html_table(header: list[str], rows: list[list[Any]], caption: str = "") -> s
             + "</table>")
 
 
-def plot_images(records: Sequence[dict[str, Any]], aggregate: dict[str, Any]) -> list[str]:
+def plot_images(records: Sequence[dict[str, Any]], aggregate: Mapping[str, Any]) -> list[str]:
     """The plots as HTML (title and inline PNG), or one line saying matplotlib is missing."""
     try:
         images = _plots(records, aggregate)
@@ -172,7 +172,7 @@ def plot_images(records: Sequence[dict[str, Any]], aggregate: dict[str, Any]) ->
     return out
 
 
-def write_html(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
+def write_html(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:
     body = ["<h1>ALIAS report</h1>", *(f"<p><strong>{html.escape(line)}</strong></p>" for line in partial_warning(metadata)),
             html_table(["setting", "value"], [[k, json.dumps(v) if not isinstance(v, str) else v]
                                               for k, v in metadata.items()], "Run metadata")]
@@ -199,7 +199,7 @@ def write_html(path: Path, records: list[dict[str, Any]], aggregate: dict[str, A
     atomic_write(path, lambda h: h.write(page))
 
 
-def write_report(path: Path, records: list[dict[str, Any]], aggregate: dict[str, Any], metadata: dict[str, Any]) -> None:
+def write_report(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:
     """Write one report; the format comes from the suffix (ValueError for an unknown one)."""
     suffix = path.suffix.lower()
     if suffix == ".json":

@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 from ..vocabulary import GRADES
 
 _GATE = re.compile(r"^\s*(?:(?P<model>[^:\s]+(?::[^:\s]+)*?):(?=[a-z]+\.))?(?P<path>[A-Za-z_][\w.]*)\s*"
@@ -40,7 +40,7 @@ class Gate:
     op: str
     value: float
 
-    def check(self, aggregate: dict[str, Any]) -> tuple[bool, float | None, str]:
+    def check(self, aggregate: Mapping[str, Any]) -> tuple[bool, float | None, str]:
         """(passed, the value found, a one-line message)."""
         models = aggregate.get("models", {})
         model = self.model

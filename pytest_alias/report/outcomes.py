@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from typing import Any, Iterable, Mapping
-from ..vocabulary import GRADES
+from ..vocabulary import CONDITIONS, GRADES, Side, Stage
 
 #: Every outcome, in the order a module gets further through the pipeline.
 OUTCOMES = ("model error", "no module found", "cut at token limit", "parse error", "semantic error", "TLC config error", "TLC error",
@@ -35,18 +35,18 @@ def grade_outcome(grade: str, result: Mapping[str, Any]) -> str:
     stage = details.get("stage")
     # Failures that are not the output's: a reference that fails against itself, a grader crash or
     # a broken environment. Counted apart, so they never read as the model's mistakes.
-    if details.get("side") == "reference":
+    if details.get("side") == Side.REFERENCE:
         return "reference not gradeable"
-    if details.get("side") == "grader" and stage == "error":
+    if details.get("side") == Side.GRADER and stage == Stage.ERROR:
         return "grader error"
-    if stage in ("extract", "stage"):
+    if stage in (Stage.EXTRACT, Stage.STAGE):
         return "no module found"
-    if stage == "sany":
+    if stage == Stage.SANY:
         kinds = {error.get("kind") for error in details.get("errors") or []} | set(details.get("sany_error_kinds") or [])
         return "semantic error" if kinds == {"semantic"} else "parse error"
-    if stage == "cfg" or stage == "spec":
+    if stage == Stage.CFG or stage == Stage.SPEC:
         return "TLC config error"
-    if stage == "tlc" and details.get("tlc_status") in _TLC_OUTCOMES and grade != "behavior":
+    if stage == Stage.TLC and details.get("tlc_status") in _TLC_OUTCOMES and grade != "behavior":
         return _TLC_OUTCOMES[details["tlc_status"]]
     return "behavior differs" if grade == "behavior" else "TLC error"
 
@@ -88,8 +88,11 @@ def outcome_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, 
     for record in records:
         by_condition = counts.setdefault(str(record.get("model")), {})
         by_condition.setdefault(str(record.get("condition")), Counter())[record_outcome(record)] += 1
-    return {model: {condition: {o: counter[o] for o in OUTCOMES if counter[o]}
-                    for condition, counter in conditions.items()}
+    def order(condition: str) -> int:  # original, random, meaningful: as every other table
+        return CONDITIONS.index(condition) if condition in CONDITIONS else len(CONDITIONS)
+
+    return {model: {condition: {o: conditions[condition][o] for o in OUTCOMES if conditions[condition][o]}
+                    for condition in sorted(conditions, key=order)}
             for model, conditions in counts.items()}
 
 

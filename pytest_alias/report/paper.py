@@ -40,7 +40,7 @@ class PaperReport:
     """Every section the inputs support, plus the aggregate they came from."""
 
     sections: list[Section] = field(default_factory=list)
-    aggregate: dict[str, Any] = field(default_factory=dict)
+    aggregate: Mapping[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     exposure_markdown: str = ""
 

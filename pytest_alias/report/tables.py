@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from .aggregate import CONDITION_ORDER
 
@@ -27,7 +27,7 @@ def _points(decrease: dict[str, Any] | None) -> str:
             f"(sign test {p_value(decrease['sign_p'])})")
 
 
-def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+def rate_rows(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Table 1: one row per grade, one column per condition (pass rates in percent of samples), each
     column headed by the number of tasks it averages over (the conditions' task sets may differ)."""
     grades = model_entry["grades"]
@@ -49,7 +49,7 @@ def rate_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def decrease_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+def decrease_rows(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Each decrease (original − renamed) with its CI, task counts and sign test, overall and split."""
     header = ["grade", "renamed", "tasks", "original − renamed, points [95% CI] (paired over tasks)"]
     rows = []
@@ -69,7 +69,7 @@ def decrease_rows(model_entry: dict[str, Any]) -> tuple[list[str], list[list[str
     return header, rows
 
 
-def not_graded_line(model_entry: dict[str, Any]) -> str | None:
+def not_graded_line(model_entry: Mapping[str, Any]) -> str | None:
     """Which samples the rates leave out because they hold no verdict on the output, or None."""
     parts = [f"{grade} {condition} {count}" for grade, entry in model_entry["grades"].items()
              for condition, count in (entry.get("not_graded") or {}).items()]
@@ -91,7 +91,7 @@ def render_markdown(header: list[str], rows: list[list[str]]) -> list[str]:
     return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header), *("| " + " | ".join(r) + " |" for r in rows)]
 
 
-def summary_lines(aggregate: dict[str, Any]) -> list[str]:
+def summary_lines(aggregate: Mapping[str, Any]) -> list[str]:
     """The terminal summary: per model, Table 1 and the decreases."""
     lines: list[str] = []
     for model, entry in aggregate["models"].items():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-import sys
+import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -12,11 +12,6 @@ from ..tla.specfiles import IDENTIFIER, module_header_name
 from .model import Task
 from .suite_common import Skipped, SuiteError, read_text
 from .tla_text import unresolved_imports
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 __all__ = ["load_task_folder", "load_task_folders"]
 

@@ -179,9 +179,11 @@ def test_an_item_lost_to_a_crashed_worker_marks_the_reports_partial(pytester: py
     pytester.makepyfile(crasher=(
         "import os\n"
         "def pytest_runtest_call(item):\n"
-        "    if 'original' in item.nodeid and os.environ.get('PYTEST_XDIST_WORKER') and not os.path.exists("
-        f"{str(tmp_path / 'crashed')!r}):\n"
-        f"        open({str(tmp_path / 'crashed')!r}, 'w').close()\n"
+        "    if 'original' in item.nodeid and os.environ.get('PYTEST_XDIST_WORKER'):\n"
+        "        try:  # an exclusive create: exactly one worker crashes, however they interleave\n"
+        f"            os.close(os.open({str(tmp_path / 'crashed')!r}, os.O_CREAT | os.O_EXCL | os.O_WRONLY))\n"
+        "        except FileExistsError:\n"
+        "            return\n"
         "        os._exit(1)\n"))
     report = tmp_path / "run.json"
     result = run(pytester, small_suite, cache_dir, "-p", "crasher", "--alias-model=reference", "--alias-grade=parse",

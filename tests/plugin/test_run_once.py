@@ -172,6 +172,24 @@ def test_a_missing_replay_entry_fails_only_its_item(pytester: pytest.Pytester, t
     assert [r["outcome"] for r in data["records"] if r["condition"] == "random"] == ["model error"]
 
 
+def test_saved_outputs_replay_to_the_same_verdicts(pytester: pytest.Pytester, small_suite: Path, tmp_path: Path) -> None:
+    """--alias-save-outputs writes a replay file; replaying it grades the same texts without the model."""
+    saved = tmp_path / "outputs.jsonl"
+    first = run(pytester, small_suite, tmp_path / "cache", "--alias-model=reference", "--alias-samples=1",
+                "--alias-grade=parse", f"--alias-save-outputs={saved}", f"--alias-report={tmp_path / 'a.json'}")
+    first.assert_outcomes(passed=len(SMALL) * 2)
+    assert f"wrote {len(SMALL) * 2} outputs to {saved}" in first.stderr.str()
+    lines = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert {(line["task"], line["condition"]) for line in lines} == {(t, c) for t in SMALL for c in ("original", "random")}
+    assert all(line["model"] == "reference" and line["seed"] == 0 and line["condition_version"] for line in lines)
+    again = run(pytester, small_suite, tmp_path / "cache", f"--alias-model=replay:{saved}", "--alias-samples=1",
+                "--alias-grade=parse", f"--alias-report={tmp_path / 'b.json'}")
+    again.assert_outcomes(passed=len(SMALL) * 2)
+    verdicts = [{r["id"]: r["outcome"] for r in json.loads((tmp_path / name).read_text())["records"]}
+                for name in ("a.json", "b.json")]
+    assert verdicts[0] == verdicts[1]
+
+
 def test_replay_without_versions_warns_once(pytester: pytest.Pytester, tmp_path: Path) -> None:
     replay = _versioned_replay(tmp_path / "old.jsonl", 0, versions=False)
     result = pytester.runpytest_subprocess(f"--alias-cache-dir={tmp_path / 'cache'}", f"--alias-model=replay:{replay}",

@@ -1,0 +1,108 @@
+"""The shapes of a run's data: the record of one graded sample and the aggregate over records.
+
+Both stay plain JSON (a record crosses from an xdist worker to the controller, and both are written
+to reports and read back by ``tla-alias report``), so they are ``TypedDict``s: type-checked where
+they are built and read, identical to the JSON on disk. Numbers follow one rule: a **rate** is a
+fraction in [0, 1] in the data and a percentage wherever a person reads it; a **decrease** (and its
+intervals and margin) is in percentage points everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, Optional, TypedDict
+
+
+__all__ = ["Aggregate", "Decrease", "GradeAggregate", "GradeEntry", "ModelAggregate", "Rate", "Record"]
+
+
+class GradeEntry(TypedDict):
+    """One grade's verdict on one sample."""
+
+    passed: bool
+    reason: Optional[str]
+    seconds: NotRequired[float]
+    #: The evidence: ``stage`` (a ``vocabulary.Stage``), ``side`` (a ``vocabulary.Side``) and what that
+    #: stage found (SANY errors, the cfg used, TLC's status, the mapping tried…).
+    details: NotRequired[dict[str, Any]]
+    #: The grade cannot apply to this task (a TLC grade without a cfg); not a failure of the output.
+    not_applicable: NotRequired[bool]
+
+
+class Record(TypedDict):
+    """One sample of one case (task × condition × sample × model), graded (``RECORD_SCHEMA``)."""
+
+    schema: int
+    id: str
+    task: str
+    condition: str
+    sample: int
+    model: str
+    grades: dict[str, GradeEntry]
+    similarity: Optional[dict[str, float]]
+    hidden_names: list[str]
+    has_hidden_names: bool
+    known_names: dict[str, list[str]]
+    mode: str
+    generation: dict[str, Any]
+    timings: dict[str, float]
+    versions: dict[str, Any]
+    outcome: NotRequired[str]
+    seed: NotRequired[int]
+
+
+class Rate(TypedDict):
+    """A pass rate over tasks: the mean of task rates (a fraction) and how many tasks it averages."""
+
+    mean: Optional[float]
+    tasks: int
+
+
+class Decrease(TypedDict):
+    """Original − renamed, paired over tasks, in percentage points (appendix P's test included)."""
+
+    mean: float
+    ci_low: float
+    ci_high: float
+    n: int
+    ci90_low: float
+    ci90_high: float
+    margin: float
+    equivalent: bool
+    now_fail: int  # tasks whose rate fell
+    now_pass: int  # tasks whose rate rose
+    sign_p: float
+    original: float  # the rates over the paired tasks, in percent
+    renamed: float
+
+
+class GradeAggregate(TypedDict):
+    """One grade of one model: rates per condition, decreases per renamed condition, and the views
+    beside them (the hidden-name split, covered tasks, the paper's no-cfg rule, lenient SANY)."""
+
+    rates: dict[str, Rate]
+    decreases: dict[str, Optional[Decrease]]
+    split: dict[str, dict[str, Optional[Decrease]]]
+    not_graded: NotRequired[dict[str, int]]
+    paper_rule_rates: NotRequired[dict[str, Rate]]
+    lenient_rates: NotRequired[dict[str, Rate]]
+    covered: NotRequired[dict[str, Any]]
+    equivalence_random_meaningful: NotRequired[dict[str, Any]]
+
+
+class ModelAggregate(TypedDict):
+    grades: dict[str, GradeAggregate]
+    similarity: dict[str, dict[str, float]]
+    tasks: int
+    hidden_name_tasks: int
+    every_name_stated_tasks: int
+
+
+class Aggregate(TypedDict):
+    """The aggregate of a run (``AGGREGATE_SCHEMA``), as written into the JSON report."""
+
+    schema: int
+    seed: int
+    resamples: int
+    margin: float
+    records: int
+    models: dict[str, ModelAggregate]
