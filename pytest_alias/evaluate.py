@@ -17,8 +17,7 @@ from .tla.runner import TlaTools
 
 from .options import GRADE_CHOICES
 from .records import GradeEntry, Record
-from .vocabulary import GRADES, MODES  # noqa: F401 - MODES is re-exported here
-from .vocabulary import Stage, Side
+from .vocabulary import GRADES, MODES, Side, Stage  # noqa: F401 - MODES is re-exported here
 
 RECORD_SCHEMA = 1
 

@@ -37,13 +37,12 @@ from .labels import label_variables
 from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import Declared, NameMapping, declared, paper_mappings
 from .outnames import output_names
-from ..vocabulary import MODES
+from ..vocabulary import MODES, Side, Stage
 from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
 from .refinement import (Check, SpecFormula, explain_check, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
 from .result import GradeResult
-from ..vocabulary import Stage, Side
 
 #: TLC statuses that say the behaviors differ (rather than that a mapping did not type-check).
 _VIOLATIONS = frozenset({"invariant_violation", "property_violation", "deadlock", "assumption_failure"})

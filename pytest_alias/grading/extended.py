@@ -44,7 +44,7 @@ from .refinement import (Check, SpecFormula, explain_check, forward_check, gen_c
                          scoped_overrides)
 from .result import GradeResult
 from .tlc_reason import tlc_reason
-from ..vocabulary import Stage, Side
+from ..vocabulary import Side, Stage
 
 #: TLC/SANY launches one output may cost in extended mode (SANY included) when its first constant
 #: mapping (identical names first) is the one: SANY, one dump, and the two checks of up to two matches.

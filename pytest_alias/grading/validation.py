@@ -45,7 +45,7 @@ from .guard import WRITER_MODULES, WRITER_OPERATORS, writer_use  # noqa: F401 - 
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mutants import check_mutant, generate_mutants, reference_distinct
 from .result import GRADES, GradeResult
-from ..vocabulary import Stage, Side
+from ..vocabulary import Side, Stage
 
 __all__ = [
     "CONTROLS",
