@@ -29,23 +29,32 @@ def _points(decrease: dict[str, Any] | None) -> str:
 
 def rate_rows(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Table 1: one row per grade, one column per condition (pass rates in percent of samples), each
-    column headed by the number of tasks it averages over (the conditions' task sets may differ)."""
+    column headed by the number of tasks it averages over; a cell over fewer tasks says its own n
+    (a grade without a cfg to use, or samples without a verdict, leave tasks out)."""
     grades = model_entry["grades"]
     conditions = [c for c in CONDITION_ORDER if any(c in g["rates"] for g in grades.values())]
     counts = {c: max((g["rates"].get(c, {}).get("tasks", 0) for g in grades.values()), default=0) for c in conditions}
     header = ["grade (pass rate)", *(f"{c} (n={counts[c]})" if counts[c] else c for c in conditions)]
+
+    def cells(rates: Mapping[str, Any]) -> list[str]:
+        out = []
+        for c in conditions:
+            rate = rates.get(c, {})
+            n = rate.get("tasks", 0)
+            out.append(_pct(rate.get("mean")) + (f" (n={n})" if n and n != counts[c] else ""))
+        return out
+
     rows = []
     for grade, entry in grades.items():
-        rows.append([grade, *(_pct(entry["rates"].get(c, {}).get("mean")) for c in conditions)])
+        rows.append([grade, *cells(entry["rates"])])
         if "covered" in entry:  # the tasks the behavior grade covers (Table U.1)
             rows.append([f"{grade} (covered tasks)",
                          *(f"{_pct(entry['covered']['rates'].get(c, {}).get('mean'))} "
                            f"(n={entry['covered']['rates'].get(c, {}).get('tasks', 0)})" for c in conditions)])
         if "paper_rule_rates" in entry:  # tasks without a cfg counted as failing, as the paper does
-            rows.append([f"{grade} (paper rule: no-cfg tasks fail)",
-                         *(_pct(entry["paper_rule_rates"].get(c, {}).get("mean")) for c in conditions)])
+            rows.append([f"{grade} (paper rule: no-cfg tasks fail)", *cells(entry["paper_rule_rates"])])
         if "lenient_rates" in entry:  # SANY's exit code alone, beside the strict verdict
-            rows.append(["parse (lenient)", *(_pct(entry["lenient_rates"].get(c, {}).get("mean")) for c in conditions)])
+            rows.append(["parse (lenient)", *cells(entry["lenient_rates"])])
     return header, rows
 
 
