@@ -7,7 +7,7 @@ import json
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from . import __version__
 from .tla.cfg import CfgError
@@ -248,7 +248,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 MAX_OUTPUT_READ = 4 * 1024 * 1024
 
 
-def _flat_mapping(details: dict[str, Any]) -> dict[str, str] | None:
+def _flat_mapping(details: Mapping[str, Any]) -> dict[str, str] | None:
     """The winning mapping of a behavior grade as one reference name → output name dict."""
     mapping = details.get("mapping")
     if not isinstance(mapping, dict):

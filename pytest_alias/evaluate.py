@@ -6,7 +6,7 @@ A record is plain JSON data, so it crosses from a pytest-xdist worker to the con
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from . import __version__
 from .cases import Case
@@ -109,7 +109,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
     return record
 
 
-def _small(details: dict[str, Any]) -> dict[str, Any]:
+def _small(details: Mapping[str, Any]) -> dict[str, Any]:
     """Details without bulky fields (full cfgs, outputs), so records stay small."""
     keep: dict[str, Any] = {}
     for key, value in details.items():

@@ -42,7 +42,7 @@ from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
 from .refinement import (Check, SpecFormula, explain_check, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
-from .result import GradeResult
+from .result import Evidence, GradeResult
 
 #: TLC statuses that say the behaviors differ (rather than that a mapping did not type-check).
 _VIOLATIONS = frozenset({"invariant_violation", "property_violation", "deadlock", "assumption_failure"})
@@ -54,7 +54,7 @@ MAX_ATTEMPTS_KEPT = 10
 class UnknownModeError(ValueError):
     """A behavior-grade mode this build does not know (by type, so no message text is parsed)."""
 
-def add_leniency(details: dict[str, Any], kind: str, note: str) -> None:
+def add_leniency(details: Evidence, kind: str, note: str) -> None:
     """Record that one of paper mode's known leniencies (or caps) may have decided a verdict."""
     details.setdefault("leniency", [])
     if kind not in details["leniency"]:
@@ -118,7 +118,7 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     return result
 
 
-def _tlc_went_wrong(details: dict[str, Any]) -> bool:
+def _tlc_went_wrong(details: Evidence) -> bool:
     """Whether a TLC run of the grade ended in an error rather than a verdict on behaviors."""
     attempts = details.get("attempts") or []
     statuses = {a.get(key) for a in attempts for key in ("forward", "reverse", "graph")}
@@ -143,13 +143,13 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
         raise UnknownModeError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     started = time.perf_counter()
     deadline = started + (budget if budget is not None else 4 * timeout)
-    details: dict[str, Any] = {"mode": mode}
+    details: Evidence = {"mode": mode}
 
     def verdict(passed: bool, reason: str | None) -> GradeResult:
         return GradeResult("behavior", passed, reason, details, time.perf_counter() - started)
 
     if condition.cfg is None:
-        details.update(stage=Stage.CFG, side=Side.REFERENCE)
+        details.update({"stage": Stage.CFG, "side": Side.REFERENCE})
         return verdict(False, "task has no TLC configuration")
     staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
     if staging.spec is None:
@@ -157,7 +157,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     try:
         ref_cfg = parse_cfg(condition.cfg)
     except CfgError as exc:
-        details.update(stage=Stage.CFG, side=Side.REFERENCE)
+        details.update({"stage": Stage.CFG, "side": Side.REFERENCE})
         return verdict(False, f"the task's cfg does not parse: {exc}")
 
     details["stage"] = Stage.SANY
@@ -227,7 +227,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
 
 
 def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, timeout: float,
-                        details: dict[str, Any], verdict: Callable[[bool, str | None], GradeResult]) -> GradeResult:
+                        details: Evidence, verdict: Callable[[bool, str | None], GradeResult]) -> GradeResult:
     """Appendix I after the paper search failed on a reference with control labels: compare the two
     state graphs on the data variables (see :func:`.extended.on_data_variables`)."""
     ref_graph, why = reference_graph(tools, inputs.condition, inputs.ref_cfg, timeout)
@@ -247,7 +247,7 @@ def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, t
 
 def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFormula, ref_module: str,
             ref_decl: Declared, ref_cfg: Cfg, mappings: list[NameMapping], prefix: str, timeout: float,
-            deadline: float, details: dict[str, Any],
+            deadline: float, details: Evidence,
             verdict: Callable[[bool, str | None], GradeResult], *, fairness: bool = False,
             bindings: Bindings | None = None) -> GradeResult:
     """Try each mapping in turn: forward, then reverse; pass at the first mapping where both pass.
@@ -256,7 +256,7 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
     procedure) a pass of an output with fairness says, in ``details["leniency"]``, that it went unchecked.
     """
     attempts: list[dict[str, Any]] = []
-    details.update(stage=Stage.TLC, attempts=attempts)
+    details.update({"stage": Stage.TLC, "attempts": attempts})
     first_failure: str | None = None
     reverse_failure: str | None = None  # a mapping whose forward check passed explains best
     # Next best: a mapping under which TLC found a violation, rather than an evaluation error that an
@@ -265,7 +265,7 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
     for tried, mapping in enumerate(mappings, 1):
         left = deadline - time.perf_counter()
         if left <= 1:
-            details.update(mappings_tried=tried - 1, side=Side.GRADER)
+            details.update({"mappings_tried": tried - 1, "side": Side.GRADER})
             reason = reverse_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
@@ -284,7 +284,7 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
                 attempt["reason"] = failure
                 break
         if failure is None:
-            details.update(mappings_tried=tried, mapping=mapping.to_dict())
+            details.update({"mappings_tried": tried, "mapping": mapping.to_dict()})
             if formula.fair and not fairness:
                 add_leniency(details, "fairness", f"the output's fairness in {formula.name} was not checked "
                                                   "(the paper's reverse check tests its safety formula only)")

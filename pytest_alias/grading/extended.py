@@ -42,7 +42,7 @@ from .labels import data_mappings, trace_equivalent
 from .mapping import Declared, NameMapping, ranked_bijections
 from .refinement import (Check, SpecFormula, explain_check, forward_check, gen_constants_cfg, reverse_check,
                          scoped_overrides)
-from .result import GradeResult
+from .result import Evidence, GradeResult
 from .tlc_reason import tlc_reason
 from ..vocabulary import Side, Stage
 
@@ -191,7 +191,7 @@ def label_counterparts(ref_graph: StateGraph, gen_graph: StateGraph, labels: tup
 
 
 def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: StateGraph, constants: Constants,
-                      failure: str, details: dict[str, Any]) -> tuple[bool, str | None]:
+                      failure: str, details: Evidence) -> tuple[bool, str | None]:
     """Appendix I's last resort for a reference with control-label variables: the two graphs projected
     on R's data variables (and the output variables taking the same values) must accept the same
     sequences of observable states. Returns the verdict and, on failure, ``failure`` with why."""
@@ -211,8 +211,8 @@ def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: 
         tried.append({"mapping": dict(zip(ref_data, choice)), "equivalent": outcome.equivalent,
                       "pairs": outcome.pairs})
         if outcome.equivalent:
-            details.update(stage=Stage.DATA_VARIABLES, mapping={"variables": dict(zip(ref_data, choice)),
-                                                            "constants": dict(constants)})
+            details.update({"stage": Stage.DATA_VARIABLES, "mapping": {"variables": dict(zip(ref_data, choice)),
+                                                            "constants": dict(constants)}})
             return True, None
         first = first or outcome.reason
     why = first or "no output variables take the values of the reference's data variables " + ", ".join(ref_data)
@@ -272,7 +272,7 @@ def _mapping_words(match: GraphMatch, constants: tuple[tuple[str, str], ...]) ->
 
 
 def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGraph, timeout: float,
-                    deadline: float, details: dict[str, Any], verdict: Verdict) -> GradeResult:
+                    deadline: float, details: Evidence, verdict: Verdict) -> GradeResult:
     """Find mappings on the state graphs, then confirm the best with the forward and reverse checks."""
     start_launches = sum(tools.launches.values())
     confirms = 0  # confirming checks run (dumps are bounded by MAX_GRAPH_RUNS and the deadline)
@@ -345,8 +345,8 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
             passed, reason = _confirm(tools, inputs, match, constants, derived, timeout, deadline, attempt)
             if passed:
                 encodings = [_encoding_dict(e) for e in match.encoded()]
-                details.update(stage=Stage.TLC, mapping={**NameMapping(match.variables, constants).to_dict(),
-                                                     "encodings": encodings}, encodings=encodings)
+                details.update({"stage": Stage.TLC, "mapping": {**NameMapping(match.variables, constants).to_dict(),
+                                                     "encodings": encodings}, "encodings": encodings})
                 return done(True, None)
             first_failure = first_failure or reason
     details["stage"] = Stage.TLC if any("forward" in a for a in attempts) else Stage.GRAPH

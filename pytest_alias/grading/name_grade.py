@@ -9,7 +9,7 @@ invariant with a short counterexample, a deadlock, a parse error, a timeout, or 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import cast
 
 from ..tasks.model import Condition
 from ..tla.cfg import CfgError
@@ -19,7 +19,7 @@ from .extract import DEFAULT_MAX_BYTES, Extraction
 from .outnames import output_names
 from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
-from .result import GradeResult
+from .result import Evidence, GradeResult
 from .tlc_reason import tlc_reason
 from ..vocabulary import Stage
 
@@ -33,7 +33,7 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
     the changes made to it, the names the output lacks, and TLC's status and violated name.
     """
     started = time.perf_counter()
-    details: dict[str, Any] = {}
+    details: Evidence = {}
 
     def verdict(passed: bool, reason: str | None) -> GradeResult:
         return GradeResult("name", passed, reason, details, time.perf_counter() - started)
@@ -50,11 +50,11 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
     except CfgError as exc:
         details["stage"] = Stage.CFG
         return verdict(False, f"the task's cfg does not parse: {exc}")
-    details.update(binding.to_dict())
+    details.update(cast(Evidence, binding.to_dict()))  # cfg, changes, missing, undeclared_constants
 
     tools = tools or default_tools()
     sany = tools.sany(staging.spec)
-    details.update(lenient_ok=sany.lenient_ok, stage=Stage.SANY, sany_error_kinds=sorted({e.kind for e in sany.errors}))
+    details.update({"lenient_ok": sany.lenient_ok, "stage": Stage.SANY, "sany_error_kinds": sorted({e.kind for e in sany.errors})})
     if not sany.ok:
         return verdict(False, f"output does not parse: {sany_reason(sany)}")
     hazard = loaded_writer(sany.output, staging.spec.modules.values())  # what SANY read, before TLC runs
@@ -63,8 +63,5 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         return verdict(False, f"{hazard} (SANY loaded it); not run")
 
     result = tools.tlc(staging.spec.with_cfg(binding.text), timeout=timeout)
-    details.update(
-        stage=Stage.TLC, tlc_status=result.status, violated=result.violated, tlc_message=result.message,
-        distinct_states=result.distinct_states, tlc_seconds=round(result.seconds, 3), tlc_cached=result.cached,
-    )
+    details.update({"stage": Stage.TLC, "tlc_status": result.status, "violated": result.violated, "tlc_message": result.message, "distinct_states": result.distinct_states, "tlc_seconds": round(result.seconds, 3), "tlc_cached": result.cached})
     return verdict(result.ok, tlc_reason(result, binding, timeout))

@@ -7,13 +7,12 @@ SANY exits 0 on semantic errors such as an undefined operator, so the grade read
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from ..tasks.model import Condition
 from ..tla.runner import TlaTools, default_tools
 from ..tla.sany import SanyResult
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
-from .result import GradeResult
+from .result import Evidence, GradeResult
 from .stage import Staging, stage_output
 from ..vocabulary import Stage
 
@@ -33,9 +32,9 @@ def sany_reason(result: SanyResult) -> str:
     return reason
 
 
-def staging_details(extraction: Extraction, staging: Staging) -> dict[str, Any]:
+def staging_details(extraction: Extraction, staging: Staging) -> Evidence:
     """What extraction and staging did, for a result's details."""
-    details: dict[str, Any] = {"module": extraction.module_name, "extraction": extraction.to_dict()}
+    details: Evidence = {"module": extraction.module_name, "extraction": extraction.to_dict()}
     if staging.spec is not None:
         details["staged_modules"] = sorted(staging.spec.modules)
         if staging.spec.main != extraction.module_name:
@@ -45,7 +44,7 @@ def staging_details(extraction: Extraction, staging: Staging) -> dict[str, Any]:
     return details
 
 
-def staged_output(output_text: str | None, condition: Condition, details: dict[str, Any], *,
+def staged_output(output_text: str | None, condition: Condition, details: Evidence, *,
                   extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Staging, str | None]:
     """Extract the module from ``output_text`` and stage it beside the condition's other modules.
 
@@ -57,7 +56,7 @@ def staged_output(output_text: str | None, condition: Condition, details: dict[s
     details.update(staging_details(extraction, staging))
     if staging.spec is None:
         assert staging.failure is not None
-        details["stage"] = Stage.EXTRACT if not extraction.ok else "stage"
+        details["stage"] = Stage.EXTRACT if not extraction.ok else Stage.STAGE
         return staging, staging.failure
     return staging, None
 
@@ -71,14 +70,11 @@ def grade_parse(output_text: str | None, condition: Condition, tools: TlaTools |
     never ran). Pass ``extraction`` to reuse one already made.
     """
     started = time.perf_counter()
-    details: dict[str, Any] = {"lenient_ok": False}
+    details: Evidence = {"lenient_ok": False}
     staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
     if staging.spec is None:
         return GradeResult("parse", False, failure, details, time.perf_counter() - started)
     result = (tools or default_tools()).sany(staging.spec)
-    details.update(
-        stage=Stage.SANY, lenient_ok=result.lenient_ok, sany_exit_code=result.exit_code,
-        errors=[e.to_dict() for e in result.errors[:MAX_ERRORS]], sany_cached=result.cached,
-    )
+    details.update({"stage": Stage.SANY, "lenient_ok": result.lenient_ok, "sany_exit_code": result.exit_code, "errors": [e.to_dict() for e in result.errors[:MAX_ERRORS]], "sany_cached": result.cached})
     reason = None if result.ok else sany_reason(result)
     return GradeResult("parse", result.ok, reason, details, time.perf_counter() - started)

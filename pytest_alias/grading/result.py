@@ -3,9 +3,67 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-from ..vocabulary import GRADES  # noqa: F401 - the grades this package hands out, re-exported here
+from ..vocabulary import GRADES, Side, Stage  # noqa: F401 - the grades this package hands out, re-exported here
+
+
+class Evidence(TypedDict, total=False):
+    """What a grade found on its way to the verdict (``GradeResult.details``; plain JSON in records).
+
+    Every grade sets ``stage`` (how far it got) and, when it failed for a reason that is not the
+    output's, ``side``; the other keys belong to the stage that wrote them.
+    """
+
+    stage: Stage
+    side: Side
+    mode: str  # the behavior grade's mode
+    # extraction and staging (every grade)
+    module: str | None
+    extraction: dict[str, Any]
+    staged_modules: list[str]
+    staging_notes: list[str]
+    staged_as: str
+    # SANY
+    lenient_ok: bool
+    sany_exit_code: int | None
+    sany_cached: bool
+    errors: list[dict[str, Any]]
+    sany_error_kinds: list[str]
+    # the name grade's cfg binding (``CfgBinding.to_dict``)
+    cfg: str
+    changes: list[Any]
+    missing: list[str]
+    undeclared_constants: list[str]
+    # TLC
+    tlc_status: str
+    violated: str | None
+    tlc_message: str | None
+    distinct_states: int | None
+    tlc_seconds: float
+    tlc_cached: bool
+    # the behavior grade: the spec formula, the mapping search and its checks
+    spec_formula: str
+    mapping: dict[str, Any] | None
+    mappings_available: int
+    mappings_total: int
+    mappings_tried: int
+    attempts: list[dict[str, Any]]
+    constant_mappings: Any
+    derived_constants: Any
+    bindings: Any
+    variables: Any
+    data_variables: Any
+    control_labels: Any
+    graphs: Any
+    fallback: Any
+    leniency: list[str]
+    leniency_notes: list[str]
+    launches_after_sany: int
+    encodings: Any
+    output_reason: str | None
+    # a grader failure
+    traceback: str
 
 
 @dataclass(frozen=True)
@@ -20,7 +78,7 @@ class GradeResult:
     passed: bool
     reason: str | None = None
     # A dict cannot be hashed; leaving it out of the hash keeps the dataclass frozen and hashable.
-    details: dict[str, Any] = field(default_factory=dict, hash=False)
+    details: Evidence = field(default_factory=lambda: Evidence(), hash=False)
     seconds: float = 0.0
 
     def __post_init__(self) -> None:

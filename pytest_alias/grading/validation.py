@@ -44,7 +44,7 @@ from .behavior import UnknownModeError
 from .guard import WRITER_MODULES, WRITER_OPERATORS, writer_use  # noqa: F401 - re-exported
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mutants import check_mutant, generate_mutants, reference_distinct
-from .result import GRADES, GradeResult
+from .result import Evidence, GRADES, GradeResult
 from ..vocabulary import Side, Stage
 
 __all__ = [
@@ -102,7 +102,7 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, 
         extraction = extract_module(output_text, max_bytes=max_bytes)
         hazard = writer_use(_texts(extraction)) if extraction.ok else None
         if hazard is not None:
-            return GradeResult(grade, False, f"{hazard}; not run", {"stage": Stage.GUARD, "mode": mode},
+            return GradeResult(grade, False, f"{hazard}; not run", Evidence(stage=Stage.GUARD, mode=mode),
                                time.perf_counter() - started)
         return _grade(grade, extraction, condition, mode, tools or default_tools(), timeout)
     except ModeUnavailable:
@@ -136,7 +136,7 @@ def _crashed(grade: str, exc: Exception, started: float) -> GradeResult:
     reason = f"grader error: {type(exc).__name__}: {exc}".splitlines()[0][:300]
     # The grader or its environment failed (a bug, a bad ALIAS_* setting, a full disk): not a verdict
     # on the output, and counted apart from the output's failures.
-    details = {"stage": Stage.ERROR, "side": Side.GRADER, "traceback": traceback.format_exc(limit=8)}
+    details = Evidence(stage=Stage.ERROR, side=Side.GRADER, traceback=traceback.format_exc(limit=8))
     return GradeResult(grade, False, reason, details, time.perf_counter() - started)
 
 
