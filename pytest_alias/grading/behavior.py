@@ -26,21 +26,21 @@ import time
 from typing import Any, Callable
 
 from ..tasks.model import Condition
-from ..tla.cfg import Cfg, CfgError, parse_cfg
+from ..tla.cfg import CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
-from .bindings import Bindings, reference_bindings
+from .bindings import reference_bindings
 from .extended import (ExtendedInputs, extended_search, fallback_reason, on_data_variables, output_graph,
                        reference_graph)
 from .labels import label_variables
 from .extract import DEFAULT_MAX_BYTES, Extraction
-from .mapping import Declared, NameMapping, declared, paper_mappings
+from .mapping import NameMapping, declared, paper_mappings
 from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
 from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
-from .refinement import (Check, SpecFormula, explain_check, forward_check, renamed_module, reverse_check,
+from .refinement import (Check, explain_check, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
 from .result import Evidence, GradeResult
 
@@ -217,8 +217,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     if mappings:
         details["mappings_available"] = len(mappings)
         details["mappings_total"] = math.factorial(len(ref_decl.variables)) * math.factorial(len(ref_decl.constants))
-        result = _search(tools, staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mappings, prefix,
-                         timeout, deadline, details, verdict, fairness=mode == "extended", bindings=bindings)
+        result = _search(tools, inputs, mappings, timeout, deadline, details, verdict, fairness=mode == "extended")
     else:
         result = verdict(False, why_none or "no mapping to try")
     if result.passed or not labels:
@@ -245,16 +244,16 @@ def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, t
     return verdict(passed, reason)
 
 
-def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFormula, ref_module: str,
-            ref_decl: Declared, ref_cfg: Cfg, mappings: list[NameMapping], prefix: str, timeout: float,
-            deadline: float, details: Evidence,
-            verdict: Callable[[bool, str | None], GradeResult], *, fairness: bool = False,
-            bindings: Bindings | None = None) -> GradeResult:
+def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping], timeout: float, deadline: float,
+            details: Evidence, verdict: Callable[[bool, str | None], GradeResult], *,
+            fairness: bool = False) -> GradeResult:
     """Try each mapping in turn: forward, then reverse; pass at the first mapping where both pass.
 
     ``fairness`` (extended mode) has the reverse check test G's fairness too; without it (the paper's
     procedure) a pass of an output with fairness says, in ``details["leniency"]``, that it went unchecked.
     """
+    staged, formula, ref_module, ref_decl, ref_cfg, prefix = (inputs.staged, inputs.formula, inputs.ref_module,
+                                                               inputs.ref_decl, inputs.ref_cfg, inputs.prefix)
     attempts: list[dict[str, Any]] = []
     details.update({"stage": Stage.TLC, "attempts": attempts})
     first_failure: str | None = None
@@ -273,9 +272,10 @@ def _search(tools: TlaTools, staged: SpecFiles, gen_module: str, formula: SpecFo
             attempts.append(attempt)
         failure: str | None = None
         for direction in ("forward", "reverse"):
-            check = (forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix, bindings=bindings)
+            check = (forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
+                                   bindings=inputs.bindings)
                      if direction == "forward" else
-                     reverse_check(staged, gen_module, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
+                     reverse_check(staged, inputs.gen_module, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
                                    fairness=fairness))
             result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
             attempt[direction] = result.status
