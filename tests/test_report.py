@@ -130,3 +130,11 @@ def test_p_values_are_never_printed_as_zero() -> None:
     from pytest_alias.report.tables import p_value
 
     assert (p_value(0.00001), p_value(0.0004), p_value(0.031)) == ("p<0.0001", "p=0.0004", "p=0.031")
+
+
+def test_a_decrease_from_a_zero_rate_says_it_is_at_the_floor() -> None:
+    """"Equivalent, no decrease" from 0% says nothing about memorization: the summary says so."""
+    data = [dict(r, grades={"name": {"passed": False, "reason": "x"}}) for r in records()]
+    text = "\n".join(summary_lines(aggregate(data, resamples=200)))
+    assert "equivalent ±5 n=6 tasks" in text and "at the floor: 0% before renaming" in text
+    assert "at the floor" not in "\n".join(summary_lines(aggregate(records(), resamples=200)))

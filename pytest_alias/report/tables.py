@@ -16,15 +16,19 @@ def p_value(p: float) -> str:
     return "p<0.0001" if p < 0.0001 else f"p={p:.4f}" if p < 0.001 else f"p={p:.3f}"
 
 
-def _points(decrease: dict[str, Any] | None) -> str:
+def _points(decrease: Mapping[str, Any] | None) -> str:
     if not decrease:
         return "–"
     text = f"{decrease['mean']:+.1f} [{decrease['ci_low']:.1f}, {decrease['ci_high']:.1f}]"
     if "ci90_low" in decrease:  # aggregates written before the equivalence test have no 90% interval
         verdict = "equivalent" if decrease["equivalent"] else "not shown equivalent"
         text += f" 90% [{decrease['ci90_low']:.1f}, {decrease['ci90_high']:.1f}] {verdict} ±{decrease['margin']:g}"
-    return (text + f" n={decrease['n']} task{'' if decrease['n'] == 1 else 's'}; rate fell on {decrease['now_fail']}, rose on {decrease['now_pass']} "
-            f"(sign test {p_value(decrease['sign_p'])})")
+    tasks = f"n={decrease['n']} task{'' if decrease['n'] == 1 else 's'}"
+    text += (f" {tasks}; rate fell on {decrease['now_fail']}, rose on {decrease['now_pass']} "
+             f"(sign test {p_value(decrease['sign_p'])})")
+    if decrease.get("original") == 0:  # a rate of 0 cannot fall: "no decrease" says nothing here
+        text += "; at the floor: 0% before renaming"
+    return text
 
 
 def rate_rows(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
