@@ -11,7 +11,7 @@ Each case runs ``tla-alias`` (``python -m pytest_alias``) in a child process wit
 * **leaks**: after the child has exited (or was killed), any JVM still running from its folders,
   any file left in its ``TMPDIR``, or a traceback printed to the user.
 
-It prints one table row per case and exits 1 when any case is unexpected or leaks. It takes a few
+It prints one row per case and exits 1 when any case is unexpected or leaks. It takes a few
 minutes on two cores (most cases start a JVM; the interruption cases wait for TLC to start).
 """
 
@@ -99,24 +99,40 @@ def _grade(text: str | bytes, grade: str = "name", *, timeout: float = 20, env_e
     return run
 
 
-def _interrupt(sig: int, launcher: str) -> Callable[[Path], Outcome]:
-    """Grade a spec that keeps TLC busy, and send ``sig`` to the grading process once TLC runs."""
+def _interrupt(sig: int, launcher: str, *, plugin: bool = False) -> Callable[[Path], Outcome]:
+    """Grade a spec that keeps TLC busy, and send ``sig`` once TLC runs: to the ``grade`` command, or
+    (``plugin``) to a whole ``pytest -n 2`` run's process group, as a terminal's Ctrl-C or a CI
+    cancel does (the JVMs and janitors run in sessions of their own, out of its reach)."""
     def run(folder: Path) -> Outcome:
         _grade(CLOCK_TEXT, env_extra={"ALIAS_LAUNCHER": launcher})(folder)  # warm: class archive, server build
         output = folder / "output.txt"
         output.write_text(BUSY)
-        child = subprocess.Popen([sys.executable, "-m", "pytest_alias", "grade", "--reference", str(CLOCK), "--output",
-                                  str(output), "--grade", "name", "--timeout", "120", "--json"],
-                                 env=_env(folder, ALIAS_LAUNCHER=launcher), cwd=folder, stdout=subprocess.PIPE,
+        if plugin:
+            replay = folder / "busy.jsonl"
+            replay.write_text(json.dumps({"task": "hour-clock", "condition": "original", "sample": 0, "text": BUSY}))
+            command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--alias-suite=builtin?ids=hour-clock",
+                       f"--alias-model=replay:{replay}", "--alias-conditions=original", "--alias-samples=1",
+                       "--alias-grade=name", "--alias-timeout=120", "-n", "2", "-q", "-W", "ignore"]
+        else:
+            command = [sys.executable, "-m", "pytest_alias", "grade", "--reference", str(CLOCK), "--output",
+                       str(output), "--grade", "name", "--timeout", "120", "--json"]
+        child = subprocess.Popen(command, env=_env(folder, ALIAS_LAUNCHER=launcher), cwd=folder, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True, start_new_session=True)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline and not _jvms(folder):
             time.sleep(0.2)
-        time.sleep(1.0)
+        time.sleep(2.0)
         started = bool(_jvms(folder))
-        child.send_signal(sig)
-        stdout, stderr = child.communicate(timeout=60)
-        line = _first_line(stdout, stderr) or f"exit {child.returncode}"
+        if plugin:
+            os.killpg(child.pid, sig)
+        else:
+            child.send_signal(sig)
+        stdout, stderr = child.communicate(timeout=90)
+        if plugin:  # the last thing the run printed (pytest's interruption banner, or nothing after a kill)
+            printed = [text.strip() for text in (stdout + stderr).splitlines() if text.strip()]
+            line = f"exit {child.returncode}; last printed: {printed[-1][:70] if printed else '(nothing)'}"
+        else:
+            line = _first_line(stdout, stderr) or f"exit {child.returncode}"
         return Outcome(child.returncode, line if started else f"TLC never started; {line}", stdout + stderr)
     return run
 
@@ -137,10 +153,12 @@ def _jvms(folder: Path) -> list[str]:
 
 def _leaks(folder: Path, outcome: Outcome) -> list[str]:
     deadline = time.monotonic() + 10  # a janitor or a parent-death signal acts within moments
-    while time.monotonic() < deadline and (_jvms(folder) or any((folder / "tmp").iterdir())):
+    while time.monotonic() < deadline and (_jvms(folder) or any(p for p in (folder / "tmp").iterdir()
+                                                                 if not p.name.startswith("pytest-of-"))):
         time.sleep(0.2)
     leaks = [f"JVM {pid}" for pid in _jvms(folder)]
-    leaks += [f"tmp/{p.name}" for p in sorted((folder / "tmp").iterdir())]
+    # pytest keeps its own last three base folders (pytest-of-USER) by design: not a leak of ALIAS's.
+    leaks += [f"tmp/{p.name}" for p in sorted((folder / "tmp").iterdir()) if not p.name.startswith("pytest-of-")]
     if "Traceback (most recent call last)" in outcome.output:
         leaks.append("traceback printed")
     for pid in _jvms(folder):
@@ -262,6 +280,12 @@ CASES = [
          "killed; janitor cleans up"),
     Case("SIGTERM mid-TLC (tool server)", _interrupt(signal.SIGTERM, "server"), lambda o: o.code not in (0, None),
          "stops; nothing left"),
+    Case("pytest -n 2: Ctrl-C mid-TLC (tool server)", _interrupt(signal.SIGINT, "server", plugin=True),
+         lambda o: o.code not in (0, None), "stops; nothing left"),
+    Case("pytest -n 2: SIGKILL of the run (fresh JVM)", _interrupt(signal.SIGKILL, "fresh", plugin=True),
+         lambda o: o.code == -9, "killed; janitors clean up"),
+    Case("pytest -n 2: SIGKILL of the run (tool server)", _interrupt(signal.SIGKILL, "server", plugin=True),
+         lambda o: o.code == -9, "killed; janitors clean up"),
     Case("API model, no network", _offline_api, lambda o: o.code == 4 and "no connection" in o.output,
          "stops in seconds, one message"),
 ]

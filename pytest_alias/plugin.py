@@ -152,7 +152,10 @@ class AliasController:
     def __init__(self, config: pytest.Config, settings: Any) -> None:
         self.config = config
         self.settings = settings
-        self.run_dir = Path(tempfile.mkdtemp(prefix="alias-run-"))
+        self.run_dir = Path(tempfile.mkdtemp(prefix="alias-session-"))
+        from .tla.janitor import janitor
+
+        janitor().hold_folder(self.run_dir)  # removed even when the whole run is killed
         self.run_file = self.run_dir / "generations.json"
         self.generated = False
 
@@ -209,7 +212,10 @@ class AliasController:
         write_run_file(self.run_file, generations)
 
     def pytest_unconfigure(self) -> None:
+        from .tla.janitor import janitor
+
         shutil.rmtree(self.run_dir, ignore_errors=True)
+        janitor().release_folder(self.run_dir)
 
 
 @pytest.fixture(scope="session")
