@@ -227,7 +227,8 @@ def run_batches(backend: BatchBackend, items: Mapping[str, Mapping[str, Any]], j
             more = f"; and {len(pending) - 5} more" if len(pending) > 5 else ""
             raise BatchFailedError(f"{len(pending)} of {len(items)} {backend.provider} batch items failed after "
                                    f"{submissions} submission(s): {shown}{more}. The finished items are kept "
-                                   f"through the journal {journal.path}; run again to retry the rest")
+                                   f"through the journal {journal.path}; run again to retry the rest",
+                                   done=done, failed={cid: errors.get(cid, "not returned") for cid in pending})
         batch = {cid: items[cid] for cid in pending}
         batch_id = retried(lambda: backend.submit(batch), f"submitting a {backend.provider} batch")
         journal.record(batch_id, pending)

@@ -32,7 +32,7 @@ from .api_batch import (
     run_batches,
     settings_from_options,
 )
-from .api_config import ModelConfigError, as_bool, as_float, as_int, batch_default, require_env_key
+from .api_config import BatchFailedError, ModelConfigError, as_bool, as_float, as_int, batch_default, require_env_key
 from .api_retry import call_with_retries, transient_status
 from .api_usage import Price, estimate_cost
 from .base import DecodingParams, Generation, GenerationRequest
@@ -154,9 +154,16 @@ class APIModel:
         bodies = [self.body(request, params) for request in requests]
         started = time.perf_counter()
         if self.batch:
-            raws = self._batched(bodies)
+            ids = [custom_id(index, body) for index, body in enumerate(bodies)]
+            try:
+                raws = self._batched(ids, bodies)
+                failed: dict[str, str] = {}
+            except BatchFailedError as error:  # the finished items still count; each other one fails alone
+                raws, failed = [error.done.get(cid) for cid in ids], error.failed
             each = (time.perf_counter() - started) / len(requests)  # a batch has no per-item latency
-            return [self._generation(raw, each, batched=True) for raw in raws]
+            return [Generation.failed(self.identity, f"batch item failed after every re-submission: {failed[cid]}")
+                    if cid in failed else self._generation(raw, each, batched=True)
+                    for cid, raw in zip(ids, raws)]
         return self._direct(requests, bodies)
 
     def close(self) -> None:
@@ -165,8 +172,7 @@ class APIModel:
         if callable(close):
             close()
 
-    def _batched(self, bodies: list[dict[str, Any]]) -> list[Any]:
-        ids = [custom_id(index, body) for index, body in enumerate(bodies)]
+    def _batched(self, ids: list[str], bodies: list[dict[str, Any]]) -> list[Any]:
         items = dict(zip(ids, bodies))
         journal = BatchJournal.open(self.journal_dir, self.provider, self.identity,
                                     request_set_key(self.provider, self.identity, items))

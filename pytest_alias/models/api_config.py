@@ -29,7 +29,13 @@ class APIModelError(RuntimeError):
 
 
 class BatchFailedError(APIModelError):
-    """Batch items that kept failing after every re-submission."""
+    """Batch items that kept failing after every re-submission; ``done`` holds the raw results of the
+    items that finished (by custom id) and ``failed`` why each other item did not."""
+
+    def __init__(self, message: str, done: dict[str, Any] | None = None, failed: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.done = dict(done or {})
+        self.failed = dict(failed or {})
 
 
 def require_env_key(variable: str, provider: str) -> str:
