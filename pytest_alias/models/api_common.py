@@ -17,6 +17,7 @@ import dataclasses
 
 import json
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ from .api_batch import (
 from .api_config import BatchFailedError, ModelConfigError, as_bool, as_float, as_int, batch_default, require_env_key
 from .api_retry import call_with_retries, transient_status
 from .api_usage import Price, estimate_cost
-from .base import DecodingParams, Generation, GenerationRequest
+from .base import DecodingParams, Generation, GenerationRequest, StopRunError
 
 __all__ = ["APIModel", "Parsed"]
 
@@ -184,9 +185,14 @@ class APIModel:
         def one(pair: tuple[GenerationRequest, dict[str, Any]]) -> Generation:
             request, body = pair
             started = time.perf_counter()
-            raw = call_with_retries(lambda: self.call(body), transient=self.is_transient,
-                                    retries=self.settings.error_retries, backoff=self.settings.backoff,
-                                    what=f"{self.identity} for {request.label()}", sleep=self.settings.sleep)
+            try:
+                raw = call_with_retries(lambda: self.call(body), transient=self.is_transient,
+                                        retries=self.settings.error_retries, backoff=self.settings.backoff,
+                                        what=f"{self.identity} for {request.label()}", sleep=self.settings.sleep)
+            except StopRunError:  # no connection at all: every other request would meet it too
+                raise
+            except Exception as error:  # this request alone fails; the answers of the others are kept
+                return Generation.failed(self.identity, error, traceback.format_exc(limit=6))
             return self._generation(raw, time.perf_counter() - started, batched=False)
 
         if self.concurrency == 1 or len(requests) == 1:

@@ -21,7 +21,7 @@ from pytest_alias.models.anthropic_model import (  # noqa: E402
     create_claude,
     create_opus,
 )
-from pytest_alias.models.api_config import APIModelError, ModelConfigError  # noqa: E402
+from pytest_alias.models.api_config import ModelConfigError  # noqa: E402
 from pytest_alias.models.prompts import frontier_prompt  # noqa: E402
 from pytest_alias.models.base import ModelUnreachableError  # noqa: E402
 
@@ -170,15 +170,18 @@ def test_rate_limits_and_server_errors_are_retried(server: FakeAPIServer, tmp_pa
     assert len(out) == 2 and server.state.count("POST", BATCHES) == 2  # a 529, then the SDK's retry
 
 
-def test_exhausted_retries_and_client_errors_raise(server: FakeAPIServer, tmp_path: Path, make: Make) -> None:
+def test_exhausted_retries_and_client_errors_fail_only_their_request(server: FakeAPIServer, tmp_path: Path,
+                                                                     make: Make) -> None:
     server.inject("POST", "/v1/messages", 503, times=10)
-    with pytest.raises(APIModelError, match="failed after 3 attempts"):
-        make(batch=False, error_retries=2).generate(requests(1), DecodingParams())
+    exhausted = make(batch=False, error_retries=2).generate(requests(1), DecodingParams())
+    assert exhausted[0].error is not None and "failed after 3 attempts" in exhausted[0].error
+    assert "APIModelError" in exhausted[0].error and "Traceback" in exhausted[0].raw["error_detail"]
     server.state.injected.clear()
     server.inject("POST", "/v1/messages", 400, times=1)
-    with pytest.raises(anthropic.BadRequestError):
-        make(batch=False).generate(requests(1), DecodingParams())
-    assert server.state.count("POST", "/v1/messages") == 3 * 2 + 1  # no retry after a 400
+    out = make(batch=False, concurrency=1).generate(requests(2), DecodingParams())
+    assert out[0].error is not None and "BadRequestError" in out[0].error
+    assert out[1].error is None and out[1].text == reply_text(requests(2)[1].prompt)  # its neighbour is answered
+    assert server.state.count("POST", "/v1/messages") == 3 * 2 + 2  # no retry after a 400
 
 
 def test_store_rerun_submits_nothing(server: FakeAPIServer, tmp_path: Path, make: Make) -> None:
