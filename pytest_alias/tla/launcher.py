@@ -361,9 +361,10 @@ class ToolServer:
         try:
             self.proc.stdin.write(("\t".join(fields) + "\n").encode("utf-8"))
             self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            line = self._read_line(time.monotonic() + timeout)
+        except (ServerDied, OSError):  # a dead server is let go at once (the janitor forgets it too)
+            self.kill()
             raise ServerDied("the tool server exited") from None
-        line = self._read_line(time.monotonic() + timeout)
         janitor().hold_group(self.proc.pid)  # idle again: no limit until the next check
         seconds = time.perf_counter() - start
         output = output_file.read_text("utf-8", "replace") if output_file.exists() else ""
