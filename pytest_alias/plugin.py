@@ -27,6 +27,7 @@ from typing import Any, Iterator, Mapping
 
 import pytest
 
+from .models.base import StopRunError
 from .options import OPTIONS, OptionError, resolve
 
 BENCHMARK_MODULE = Path(__file__).with_name("benchmark") / "test_tla.py"
@@ -131,14 +132,8 @@ def _uncaptured(config: pytest.Config) -> Iterator[None]:
         yield
 
 
-def _run_stoppers() -> tuple[type[BaseException], ...]:
-    from .models.base import StopRunError
-
-    return (ValueError, LookupError, ImportError, OSError, StopRunError)
-
-
 #: Generation errors that stop the whole run with one message (any other fails only its item).
-RUN_STOPPERS = _run_stoppers()
+RUN_STOPPERS: tuple[type[BaseException], ...] = (ValueError, LookupError, ImportError, OSError, StopRunError)
 
 
 def live_progress(config: pytest.Config) -> bool:

@@ -54,7 +54,8 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
 
     tools = tools or default_tools()
     sany = tools.sany(staging.spec)
-    details.update({"lenient_ok": sany.lenient_ok, "stage": Stage.SANY, "sany_error_kinds": sorted({e.kind for e in sany.errors})})
+    details.update({"lenient_ok": sany.lenient_ok, "stage": Stage.SANY,
+                    "sany_error_kinds": sorted({e.kind for e in sany.errors})})
     if not sany.ok:
         return verdict(False, f"output does not parse: {sany_reason(sany)}")
     hazard = loaded_writer(sany.output, staging.spec.modules.values())  # what SANY read, before TLC runs
@@ -63,5 +64,8 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         return verdict(False, f"{hazard} (SANY loaded it); not run")
 
     result = tools.tlc(staging.spec.with_cfg(binding.text), timeout=timeout)
-    details.update({"stage": Stage.TLC, "tlc_status": result.status, "violated": result.violated, "tlc_message": result.message, "distinct_states": result.distinct_states, "tlc_seconds": round(result.seconds, 3), "tlc_cached": result.cached})
+    details.update({
+        "stage": Stage.TLC, "tlc_status": result.status, "violated": result.violated, "tlc_message": result.message,
+        "distinct_states": result.distinct_states, "tlc_seconds": round(result.seconds, 3), "tlc_cached": result.cached,
+    })
     return verdict(result.ok, tlc_reason(result, binding, timeout))

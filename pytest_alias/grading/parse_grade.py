@@ -75,6 +75,9 @@ def grade_parse(output_text: str | None, condition: Condition, tools: TlaTools |
     if staging.spec is None:
         return GradeResult("parse", False, failure, details, time.perf_counter() - started)
     result = (tools or default_tools()).sany(staging.spec)
-    details.update({"stage": Stage.SANY, "lenient_ok": result.lenient_ok, "sany_exit_code": result.exit_code, "errors": [e.to_dict() for e in result.errors[:MAX_ERRORS]], "sany_cached": result.cached})
+    details.update({
+        "stage": Stage.SANY, "lenient_ok": result.lenient_ok, "sany_exit_code": result.exit_code,
+        "errors": [e.to_dict() for e in result.errors[:MAX_ERRORS]], "sany_cached": result.cached,
+    })
     reason = None if result.ok else sany_reason(result)
     return GradeResult("parse", result.ok, reason, details, time.perf_counter() - started)

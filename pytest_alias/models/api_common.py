@@ -17,7 +17,6 @@ import dataclasses
 
 import json
 import time
-import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -192,7 +191,7 @@ class APIModel:
             except StopRunError:  # no connection at all: every other request would meet it too
                 raise
             except Exception as error:  # this request alone fails; the answers of the others are kept
-                return Generation.failed(self.identity, error, traceback.format_exc(limit=6))
+                return Generation.failed(self.identity, error)
             return self._generation(raw, time.perf_counter() - started, batched=False)
 
         if self.concurrency == 1 or len(requests) == 1:

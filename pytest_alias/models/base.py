@@ -7,6 +7,7 @@ plugin and the command line only ever talk to this protocol.
 from __future__ import annotations
 
 import math
+import traceback
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -114,10 +115,12 @@ class Generation:
     error: str | None = None
 
     @classmethod
-    def failed(cls, model: str, error: BaseException | str, detail: str = "") -> Generation:
-        """The stand-in for a request the model could not answer (``detail``: a traceback for ``-v``)."""
+    def failed(cls, model: str, error: BaseException | str) -> Generation:
+        """The stand-in for a request the model could not answer: one line, and for an exception its
+        traceback in ``raw["error_detail"]`` (shown behind ``-v``)."""
         text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
         line = (text.strip().splitlines() or ["unknown error"])[0][:300]
+        detail = "" if isinstance(error, str) else "".join(traceback.format_exception(error, limit=6))
         return cls(text="", model=model, finish_reason="error", error=line,
                    raw={"error_detail": detail} if detail else None)
 

@@ -28,7 +28,7 @@ class ReplayVersionError(StopRunError):
 
 
 class ReplayError(ValueError):
-    """A replay file that cannot be read, or a request it has no answer for."""
+    """A replay file that cannot be read (a request it has no answer for fails only its item)."""
 
 
 class ReplayVersionWarning(UserWarning):

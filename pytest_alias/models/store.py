@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import traceback
 import warnings
 from enum import Enum
 from pathlib import Path
@@ -156,7 +155,7 @@ class GenerationStore:
             raise
         except Exception as error:
             if len(requests) == 1:
-                return [Generation.failed(model.identity, error, traceback.format_exc(limit=6))]
+                return [Generation.failed(model.identity, error)]
             first = error
         log.warning("model %s failed on a batch of %d (%s); asking each request alone", model.identity,
                     len(requests), first)

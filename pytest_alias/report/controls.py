@@ -94,26 +94,23 @@ def known_name_comparison(records: Sequence[Mapping[str, Any]], model: str, grad
 # --------------------------------------------------------------------------- appendix P
 
 
-def _passed(record: Mapping[str, Any], grade: str) -> bool | None:
-    return graded_verdict(record, grade)
-
-
 def disagreements(records: Sequence[Mapping[str, Any]], model: str, *, renamed: str = "random",
                   resamples: int = 10_000, seed: int = 0, margin: float = 5.0) -> dict[str, Any] | None:
     """Appendix P for one model: samples that pass only the behavior or only the name grade, per
     condition (behavior-only passes with the hidden names their task requires), and the upper bound:
     the decrease when every name-only pass also counts as correct."""
-    mine = [r for r in records if r["model"] == model and _passed(r, "name") is not None
-            and _passed(r, "behavior") is not None]
+    mine = [r for r in records if r["model"] == model and graded_verdict(r, "name") is not None
+            and graded_verdict(r, "behavior") is not None]
     if not mine:
         return None
     out: dict[str, Any] = {"model": model, "conditions": {}}
     for condition in sorted({r["condition"] for r in mine}):
         rows = [r for r in mine if r["condition"] == condition]
-        behavior_only = [r for r in rows if _passed(r, "behavior") and not _passed(r, "name")]
-        name_only = [r for r in rows if _passed(r, "name") and not _passed(r, "behavior")]
+        behavior_only = [r for r in rows if graded_verdict(r, "behavior") and not graded_verdict(r, "name")]
+        name_only = [r for r in rows if graded_verdict(r, "name") and not graded_verdict(r, "behavior")]
         out["conditions"][condition] = {
-            "samples": len(rows), "both": sum(bool(_passed(r, "name") and _passed(r, "behavior")) for r in rows),
+            "samples": len(rows),
+            "both": sum(bool(graded_verdict(r, "name") and graded_verdict(r, "behavior")) for r in rows),
             "behavior_only": len(behavior_only), "name_only": len(name_only),
             "behavior_only_hidden_name": sum(bool(r.get("has_hidden_names")) for r in behavior_only),
             "behavior_only_items": [{"task": r["task"], "sample": r["sample"],
@@ -126,7 +123,8 @@ def disagreements(records: Sequence[Mapping[str, Any]], model: str, *, renamed: 
     for record in mine:
         if record["condition"] in lenient:
             # The upper bound credits every name-only pass: correct if either grade passes.
-            lenient[record["condition"]][record["task"]].append(bool(_passed(record, "name") or _passed(record, "behavior")))
+            either = graded_verdict(record, "name") or graded_verdict(record, "behavior")
+            lenient[record["condition"]][record["task"]].append(bool(either))
     shared = sorted(set(lenient["original"]) & set(lenient[renamed]))
     if shared:
         a = [sum(lenient["original"][t]) / len(lenient["original"][t]) for t in shared]

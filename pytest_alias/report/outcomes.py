@@ -11,8 +11,8 @@ from typing import Any, Iterable, Mapping
 from ..vocabulary import CONDITIONS, GRADES, Side, Stage
 
 #: Every outcome, in the order a module gets further through the pipeline.
-OUTCOMES = ("model error", "no module found", "cut at token limit", "parse error", "semantic error", "TLC config error", "TLC error",
-            "invariant or property violation", "deadlock", "timeout", "out of memory", "behavior differs",
+OUTCOMES = ("model error", "no module found", "cut at token limit", "parse error", "semantic error", "TLC config error",
+            "TLC error", "invariant or property violation", "deadlock", "timeout", "out of memory", "behavior differs",
             "reference not gradeable", "grader error", "pass")
 
 #: Outcomes that are no verdict on the model's output: the model call failed, the reference cannot be
@@ -22,7 +22,8 @@ NOT_VERDICTS = ("model error", "reference not gradeable", "grader error")
 _TLC_OUTCOMES = {
     "config_error": "TLC config error", "parse_error": "TLC config error", "semantic_error": "TLC config error",
     "invariant_violation": "invariant or property violation", "property_violation": "invariant or property violation",
-    "assumption_failure": "invariant or property violation", "deadlock": "deadlock", "timeout": "timeout", "out_of_memory": "out of memory",
+    "assumption_failure": "invariant or property violation", "deadlock": "deadlock", "timeout": "timeout",
+    "out_of_memory": "out of memory",
     "crash": "TLC error",
 }
 
