@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 
 LAUNCH_COUNTER = '''
-from pytest_alias.plugin import SETTINGS_KEY
+from pytest_alias.plugin import WORKSPACE_KEY
 
 def pytest_collection_finish(session):
-    settings = session.config.stash.get(SETTINGS_KEY, None)
-    tools = settings.__dict__.get("tools") if settings is not None else None
+    workspace = session.config.stash.get(WORKSPACE_KEY, None)
+    tools = workspace.__dict__.get("tools") if workspace is not None else None
     launches = sum(tools.launches.values()) if tools is not None else 0
     name = session.config.workerinput["workerid"] if hasattr(session.config, "workerinput") else "controller"
     with open(__import__("os").environ["ALIAS_BENCH_LAUNCHES"], "a") as handle:

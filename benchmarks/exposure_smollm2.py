@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from pytest_alias.exposure.analysis import analyse, read_rows
     from pytest_alias.exposure.finetune import FinetuneSettings
-    from pytest_alias.exposure.likelihood import run_likelihood
+    from pytest_alias.run.likelihood import run_likelihood
     from pytest_alias.exposure.split import load_split, make_split
     from pytest_alias.exposure.tables import render_markdown, write_outputs
     from pytest_alias.exposure.training import finetune

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .errors import UsageProblem
+
 import argparse
 import json
 import sys
@@ -17,7 +19,7 @@ from .tla.toolchain import ToolchainError
 from .vocabulary import GRADES, MODES
 
 
-class UserError(Exception):
+class UserError(UsageProblem):
     """Bad input from the user: printed as one sentence, exit code 2."""
 
 

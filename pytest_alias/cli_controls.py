@@ -13,11 +13,11 @@ from .cli import UserError  # one error type for every command: one sentence, ex
 
 def _settings(args: argparse.Namespace, kinds: tuple[str, ...] = ("original",)) -> Any:
     from .options import defaults
-    from .session import Settings
+    from .run import RunConfig, Workspace
 
     try:
-        return Settings.from_options({**defaults(), "suite": args.suite, "conditions": kinds,
-                                      "cache_dir": getattr(args, "cache_dir", None), "model": (args.model,)})
+        return Workspace(RunConfig.from_options({**defaults(), "suite": args.suite, "conditions": kinds,
+                                      "cache_dir": getattr(args, "cache_dir", None), "model": (args.model,)}))
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -39,7 +39,7 @@ def cmd_propose_names(args: argparse.Namespace) -> int:
     model = _model(settings, args.model)
     tasks = sorted(load_suite(args.suite), key=lambda task: task.id)
     with Progress("proposing and verifying names", len(tasks), unit="task", live=sys.stderr.isatty()) as progress:
-        result = propose_names(model, tasks, store=settings.store(), cache=settings.condition_cache(),
+        result = propose_names(model, tasks, store=settings.store(), cache=settings.condition_cache,
                                tools=settings.tools, progress=progress)
     write_maps(result, args.out, model=args.model, suite=args.suite)
     print(f"{result.summary()} → {args.out}")

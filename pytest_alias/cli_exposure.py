@@ -62,7 +62,8 @@ def cmd_finetune(args: argparse.Namespace) -> int:
 
 def cmd_likelihood(args: argparse.Namespace) -> int:
     """Score every reference's likelihood under a local model."""
-    from .exposure.likelihood import run_likelihood
+    from .errors import usage_message
+    from .run.likelihood import run_likelihood
 
     kinds = tuple(k.strip() for k in args.conditions.split(",") if k.strip())
     try:
@@ -70,7 +71,7 @@ def cmd_likelihood(args: argparse.Namespace) -> int:
                              batch_size=args.batch_size, cache_dir=getattr(args, "cache_dir", None),
                              meaningful_maps=args.meaningful_maps, live=_live(args))
     except (ValueError, ImportError, OSError) as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(usage_message(exc, "--")) from None
     means = [row["mean"] for row in run.rows if row["mean"] is not None]
     average = f", mean log-likelihood {sum(means) / len(means):.3f}" if means else ""
     print(f"scored {len(run.rows)} references{average} → {args.out}"

@@ -18,6 +18,16 @@ def _read_json(path: Path, what: str) -> Any:
         raise UserError(f"{path}: not a readable {what} ({exc})") from None
 
 
+def run_metadata(path: Path) -> dict[str, Any] | None:
+    """A plugin run file's metadata (settings, coverage), or None for any other file."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    metadata = document.get("metadata") if isinstance(document, dict) else None
+    return metadata if isinstance(metadata, dict) else None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
     from .exposure.analysis import is_likelihood_row, read_rows
@@ -28,8 +38,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     records: list[dict[str, Any]] = []
     exposure_rows: list[dict[str, Any]] = []
     continuation_rows: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
     for path in args.files:
         rows = read_rows(path)
+        run = run_metadata(path)
+        if run is not None:
+            runs.append(run)
         exposure_rows += [row for row in rows if is_likelihood_row(row)]
         continuation_rows += [row for row in rows if row.get("format") == CONTINUATION_FORMAT]
         records += [row for row in rows if not is_likelihood_row(row) and "grades" in row]
@@ -41,10 +55,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         from .exposure.split import load_split
 
         split = load_split(args.split)
+    run = runs[0] if len(runs) == 1 else None  # one run's settings and coverage; several runs: none of them
+    resamples = args.resamples if args.resamples is not None else int((run or {}).get("resamples", 10_000))
+    seed = args.seed if args.seed is not None else int((run or {}).get("seed", 0))
     try:
         report = build_paper_report(records, validation=validation, exposure_rows=exposure_rows, split=split,
-                                    continuation_rows=continuation_rows,
-                                    resamples=args.resamples, seed=args.seed)
+                                    continuation_rows=continuation_rows, resamples=resamples, seed=seed, run=run)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     written = write_paper_report(report, records, args.out)
@@ -64,6 +80,7 @@ def add_report_command(commands: Any) -> None:
     report.add_argument("--validation", type=Path, default=None,
                         help="tla-alias validate-grader --json output: restricts Table U.1 to covered tasks")
     report.add_argument("--split", type=Path, default=None, help="an exposure split: adds Table 2")
-    report.add_argument("--resamples", type=integer(100), default=10_000, help="bootstrap resamples (default 10,000)")
-    report.add_argument("--seed", type=integer(0), default=0, help="bootstrap seed (default 0)")
+    report.add_argument("--resamples", type=integer(100), default=None,
+                        help="bootstrap resamples (default: the run's, else 10,000)")
+    report.add_argument("--seed", type=integer(0), default=None, help="bootstrap seed (default: the run's, else 0)")
     report.set_defaults(handler=cmd_report)

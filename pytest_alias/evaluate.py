@@ -15,18 +15,10 @@ from .grading.validation import guarded_grade
 from .report.outcomes import record_outcome
 from .tla.runner import TlaTools
 
-from .options import GRADE_CHOICES
 from .records import GradeEntry, Record
 from .vocabulary import GRADES, MODES, Side, Stage  # noqa: F401 - MODES is re-exported here
 
 RECORD_SCHEMA = 1
-
-
-def selected_grades(value: str) -> list[str]:
-    """``all`` → every grade; otherwise the one named (ValueError naming the choices)."""
-    if value not in GRADE_CHOICES:
-        raise ValueError(f"--alias-grade must be one of {', '.join(GRADE_CHOICES)}, not {value!r}")
-    return list(GRADES) if value == "all" else [value]
 
 
 NO_CFG_REASON = "task has no TLC configuration"
@@ -67,9 +59,17 @@ def mark_known_names(description: str) -> dict[str, list[str]]:
     return mark(description)
 
 
+def not_gradeable_result(reason: str) -> GradeEntry:
+    """A grade the task's reference fails against itself: not run on the output (it could say nothing
+    about it), skipped by the item and left out of every rate, with the self-check's reason."""
+    return {"passed": False, "reason": f"not gradeable: the reference fails this grade against itself ({reason})",
+            "seconds": 0.0, "not_gradeable": True, "details": {"stage": Stage.SELF_CHECK, "side": Side.REFERENCE}}
+
+
 def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools, timeout: float, mode: str,
-             generation: dict[str, Any] | None = None) -> Record:
-    """Run the chosen grades on ``output`` and return the case's record."""
+             generation: dict[str, Any] | None = None, not_gradeable: Mapping[str, str] | None = None) -> Record:
+    """Run the chosen grades on ``output`` and return the case's record; a grade in ``not_gradeable``
+    (grade → the reference self-check's reason) is recorded as not gradeable without running."""
     start = time.perf_counter()
     results: dict[str, GradeEntry] = {}
     model_error = (generation or {}).get("error")
@@ -77,8 +77,12 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         if model_error:  # no answer to grade: recorded, never counted against the model
             results[grade] = {"passed": False, "reason": f"model error: {model_error}", "seconds": 0.0,
                               "details": {"stage": Stage.MODEL, "side": Side.MODEL}}
-        elif grade not in applicable_grades(case, [grade]):
+            continue
+        if grade not in applicable_grades(case, [grade]):
             results[grade] = not_applicable_result()
+            continue
+        if grade in (not_gradeable or {}):
+            results[grade] = not_gradeable_result((not_gradeable or {})[grade])
             continue
         # guarded: an output that could write files fails unrun, and a grader error is a failing grade
         result = guarded_grade(output, case.condition, grade, mode=mode, tools=tools, timeout=timeout)
@@ -122,5 +126,5 @@ def _small(details: Mapping[str, Any]) -> dict[str, Any]:
 def failure_summary(record: Record) -> str | None:
     """The reasons of the failing grades in one line, or None when every grade that ran passed."""
     failed = [f"{grade}: {result['reason']}" for grade, result in record["grades"].items()
-              if not result["passed"] and not result.get("not_applicable")]
+              if not result["passed"] and not result.get("not_applicable") and not result.get("not_gradeable")]
     return "; ".join(failed) if failed else None

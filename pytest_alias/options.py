@@ -9,13 +9,14 @@ module in every pytest run, with or without ``--alias-model``.
 
 from __future__ import annotations
 
+from .errors import UsageProblem
+
 import argparse
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
-from .vocabulary import CONDITIONS, GRADES, MODES, STORE_MODES
+from .vocabulary import CONDITIONS, GRADE_CHOICES, MODES, STORE_MODES
 
 #: The closed vocabularies of the run (also used by the command line and the settings).
-GRADE_CHOICES = (*GRADES, "all")
 MODE_CHOICES = MODES
 STORE_CHOICES = STORE_MODES
 CONDITION_CHOICES = CONDITIONS
@@ -149,7 +150,7 @@ OPTIONS: tuple[Option, ...] = (
 OPTIONS_BY_NAME = {option.name: option for option in OPTIONS}
 
 
-class OptionError(ValueError):
+class OptionError(UsageProblem):
     """An option value that cannot be used (the message names the option and what is allowed)."""
 
 

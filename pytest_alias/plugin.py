@@ -9,31 +9,34 @@ the standard library and ``options``: a project where pytest-alias is installed 
 2. The controller (or the only process) prepares the conditions at session start, before xdist
    starts its workers: renaming and SANY/TLC verification go to the condition cache, and workers
    only read it at collection.
-3. After collection and ``-k``/``-m`` selection the controller generates every selected sample once,
-   with a progress line (under xdist: when the first worker reports its collection, before any
-   test is scheduled) and hands the texts to the workers in a run file.
-4. Each item grades its sample; records travel to the controller on the reports; the controller
-   prints the summary, writes reports and applies gates.
+3. After collection and ``-k``/``-m`` selection the controller self-checks the selected tasks'
+   references (behavior grade) and generates every selected sample once, with a progress line
+   (under xdist: when the first worker reports its collection, before any test is scheduled), and
+   sends the texts and self-checks to each worker over xdist's own channel (``transport``): a
+   worker needs no file of the controller's.
+4. Each item grades its sample through the run's ``Workspace``; records travel to the controller on
+   the reports; the controller prints the summary, writes reports and applies gates.
+
+The run itself (settings, cases, generation, coverage, grading) lives in :mod:`pytest_alias.run`;
+this module only adapts it to pytest.
 """
 
 from __future__ import annotations
 
 import contextlib
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 import pytest
 
-from .models.base import StopRunError
+from .errors import RunStopped, usage_message
 from .options import OPTIONS, OptionError, resolve
+from .transport import RECORD_PROPERTY, decode_payload, encode_payload, install_receiver, send_payload
 
 BENCHMARK_MODULE = Path(__file__).with_name("benchmark") / "test_tla.py"
-RECORD_PROPERTY = "alias_record"
-RUN_FILE_INPUT = "alias_run_file"
-SETTINGS_KEY = pytest.StashKey[Any]()
+FLAG_PREFIX = "--alias-"
+WORKSPACE_KEY = pytest.StashKey[Any]()
 SESSION_KEY = pytest.StashKey[Any]()
 GENERATIONS_KEY = pytest.StashKey[dict]()
 
@@ -53,7 +56,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     if not values["model"]:
         return
-    from .session import AliasSession, Settings
+    from .run import RunConfig, Workspace
+    from .session import AliasSession
 
     worker = hasattr(config, "workerinput")
     from .tla.launcher import check_environment
@@ -61,29 +65,32 @@ def pytest_configure(config: pytest.Config) -> None:
 
     try:
         check_environment()  # ALIAS_LAUNCHER, ALIAS_JAVA_HEAP: one usage error, not a grader error per item
-        settings = Settings.from_options(values)
+        workspace = Workspace(RunConfig.from_options(values))
         if not worker:  # one check at start-up, not one error per item
-            settings.check_models()
+            workspace.check_models()
     except (ValueError, ToolchainError) as exc:
-        raise pytest.UsageError(str(exc)) from None
-    config.stash[SETTINGS_KEY] = settings
+        raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
+    config.stash[WORKSPACE_KEY] = workspace
     # Collect the bundled benchmark module (from any folder, once the package is installed).
     # With no paths on the command line (testpaths or the current folder), run only the benchmark.
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args[:] = [str(BENCHMARK_MODULE)]
     elif str(BENCHMARK_MODULE) not in config.args:
         config.args.append(str(BENCHMARK_MODULE))
-    if not worker:  # the controller (or the only process) prepares, generates and aggregates
-        session = AliasSession(settings)
+    if worker:  # receives the texts and self-checks over xdist's channel
+        config.pluginmanager.register(AliasWorker(config, workspace), "alias-worker")
+    else:  # the controller (or the only process) prepares, generates and aggregates
+        session = AliasSession(workspace)
         config.stash[SESSION_KEY] = session
-        config.pluginmanager.register(AliasController(config, settings), "alias-controller")
+        config.pluginmanager.register(AliasController(config, workspace), "alias-controller")
         config.pluginmanager.register(session, "alias-session")
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
-    settings = config.stash.get(SETTINGS_KEY, None)
-    if settings is None:
+    workspace = config.stash.get(WORKSPACE_KEY, None)
+    if workspace is None:
         return None
+    settings = workspace.config
     return [f"alias: models {', '.join(settings.models)}; grade {settings.grade}; suite {settings.suite}; "
             f"conditions {','.join(settings.conditions)}; samples {settings.samples}; seed {settings.seed}; "
             f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}"]
@@ -92,14 +99,14 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "alias_case" not in metafunc.fixturenames:
         return
-    settings = metafunc.config.stash.get(SETTINGS_KEY, None)
-    if settings is None:
+    workspace = metafunc.config.stash.get(WORKSPACE_KEY, None)
+    if workspace is None:
         metafunc.parametrize("alias_case", [pytest.param(None, marks=pytest.mark.skip(reason="no --alias-model given"))])
         return
     try:
-        cases = settings.cases()
+        cases = workspace.cases()
     except ValueError as exc:
-        raise pytest.UsageError(str(exc)) from None
+        raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
     params = []
     for case in cases:
         marks = [pytest.mark.alias(task=case.task.id, condition=case.condition.kind, sample=case.sample, model=case.model)]
@@ -133,7 +140,7 @@ def _uncaptured(config: pytest.Config) -> Iterator[None]:
 
 
 #: Generation errors that stop the whole run with one message (any other fails only its item).
-RUN_STOPPERS: tuple[type[BaseException], ...] = (ValueError, LookupError, ImportError, OSError, StopRunError)
+RUN_STOPPERS: tuple[type[BaseException], ...] = (ValueError, LookupError, ImportError, OSError, RunStopped)
 
 
 def live_progress(config: pytest.Config) -> bool:
@@ -142,101 +149,106 @@ def live_progress(config: pytest.Config) -> bool:
 
 
 class AliasController:
-    """The controller's (or the only process's) share of the work: prepare once, generate once."""
+    """The controller's (or the only process's) share of the work: prepare once, self-check and
+    generate once, and hand both to the workers."""
 
-    def __init__(self, config: pytest.Config, settings: Any) -> None:
+    def __init__(self, config: pytest.Config, workspace: Any) -> None:
         self.config = config
-        self.settings = settings
-        self.run_dir = Path(tempfile.mkdtemp(prefix="alias-session-"))
-        from .tla.janitor import janitor
+        self.workspace = workspace
+        self.payload: str | None = None  # what every xdist worker receives, built once
 
-        janitor().hold_folder(self.run_dir)  # removed even when the whole run is killed
-        self.run_file = self.run_dir / "generations.json"
-        self.generated = False
-
-    def _generate(self, cases: list[Any]) -> dict:
+    def _prepare(self, cases: list[Any]) -> dict:
+        """Self-check the selected tasks' references, then generate the selected samples."""
         selected = [case for case in cases if case is not None and not case.skip_reason]
-        self.generated = True
         if not selected:
             return {}
+        live = live_progress(self.config)
+        config = self.workspace.config
         with _uncaptured(self.config):
-            generations = self.settings.generate(selected, live=live_progress(self.config))
-            if self.settings.save_outputs is not None:
+            self.workspace.check_references(sorted({case.task.id for case in selected}), live=live)
+            generations = self.workspace.generate(selected, live=live)
+            if config.save_outputs is not None:
                 from .generation import write_replay_file
 
-                count = write_replay_file(self.settings.save_outputs, selected, generations, self.settings.seed)
-                print(f"alias: wrote {count} outputs to {self.settings.save_outputs} "
-                      f"(--alias-model=replay:{self.settings.save_outputs} grades them again)", file=sys.stderr)
+                count = write_replay_file(config.save_outputs, selected, generations, config.seed)
+                print(f"alias: wrote {count} outputs to {config.save_outputs} "
+                      f"(--alias-model=replay:{config.save_outputs} grades them again)", file=sys.stderr)
             return generations
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Prepare the conditions before any worker starts (xdist starts them after this hook)."""
         try:
             with _uncaptured(self.config):
-                self.settings.cases(live=live_progress(self.config))
+                self.workspace.cases(live=live_progress(self.config))
         except ValueError as exc:
-            raise pytest.UsageError(str(exc)) from None
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node: Any) -> None:
-        node.workerinput[RUN_FILE_INPUT] = str(self.run_file)
+            raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Without xdist: generate what survived ``-k``/``-m`` before the first test runs."""
-        if self.config.option.collectonly or self.generated:
+        """Without xdist: self-check and generate what survived ``-k``/``-m`` before the first test runs."""
+        if self.config.option.collectonly or GENERATIONS_KEY in self.config.stash:
             return
         try:
-            self.config.stash[GENERATIONS_KEY] = self._generate([alias_case_of(item) for item in session.items])
+            self.config.stash[GENERATIONS_KEY] = self._prepare([alias_case_of(item) for item in session.items])
         except RUN_STOPPERS as exc:  # a replay for other conditions, an ro store miss, no connection…
-            raise pytest.UsageError(f"alias: {exc}") from None
+            raise pytest.UsageError(f"alias: {usage_message(exc, FLAG_PREFIX)}") from None
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        """Under xdist: generate the first worker's selection (every worker selects the same) before
-        the scheduler sends a test, and hand the texts to the workers."""
-        if self.generated:
-            return
-        by_id = {case.id: case for case in self.settings.cases()}
-        chosen = [by_id.get(nodeid.rpartition("[")[2].rstrip("]")) for nodeid in ids if "[" in nodeid]
-        try:
-            generations = self._generate(chosen)
-        except RUN_STOPPERS as exc:
-            pytest.exit(f"alias: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
-        from .generation import write_run_file
+        """Under xdist: on the first worker's collection (every worker selects the same), self-check
+        and generate before the scheduler sends a test; then send each worker the payload."""
+        if self.payload is None:
+            by_id = {case.id: case for case in self.workspace.cases()}
+            chosen = [by_id.get(nodeid.rpartition("[")[2].rstrip("]")) for nodeid in ids if "[" in nodeid]
+            try:
+                generations = self._prepare(chosen)
+            except RUN_STOPPERS as exc:
+                pytest.exit(f"alias: {usage_message(exc, FLAG_PREFIX)}", returncode=pytest.ExitCode.USAGE_ERROR)
+            self.payload = encode_payload(generations, self.workspace.coverage())
+        send_payload(node, self.payload)  # a restarted worker collects again and gets it again
 
-        write_run_file(self.run_file, generations)
 
-    def pytest_unconfigure(self) -> None:
-        from .tla.janitor import janitor
+class AliasWorker:
+    """An xdist worker's share: take the controller's payload off xdist's channel."""
 
-        shutil.rmtree(self.run_dir, ignore_errors=True)
-        janitor().release_folder(self.run_dir)
+    def __init__(self, config: pytest.Config, workspace: Any) -> None:
+        self.config = config
+        self.workspace = workspace
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        install_receiver(list(self.config.pluginmanager.get_plugins()), self.receive)
+
+    def receive(self, text: str) -> None:
+        generations, coverage = decode_payload(text)
+        self.config.stash[GENERATIONS_KEY] = generations
+        if coverage is not None:
+            self.workspace.adopt_coverage(coverage)
+
+
+def _workspace(request: pytest.FixtureRequest) -> Any:
+    workspace = request.config.stash.get(WORKSPACE_KEY, None)
+    if workspace is None:
+        pytest.skip("no --alias-model given")
+    return workspace
+
+
+@pytest.fixture(scope="session")
+def alias_workspace(request: pytest.FixtureRequest) -> Any:
+    """The run's :class:`~pytest_alias.run.Workspace` (toolchain, models, store, coverage, grading)."""
+    return _workspace(request)
 
 
 @pytest.fixture(scope="session")
 def alias_settings(request: pytest.FixtureRequest) -> Any:
-    """The run's settings (models, grade, suite, conditions, samples, seed, mode)."""
-    settings = request.config.stash.get(SETTINGS_KEY, None)
-    if settings is None:
-        pytest.skip("no --alias-model given")
-    return settings
-
-
-def _run_generations(config: pytest.Config) -> dict:
-    if GENERATIONS_KEY not in config.stash:
-        from .generation import read_run_file
-
-        path = getattr(config, "workerinput", {}).get(RUN_FILE_INPUT)
-        config.stash[GENERATIONS_KEY] = (read_run_file(Path(path)) if path else None) or {}
-    return config.stash[GENERATIONS_KEY]
+    """The run's settings (a :class:`~pytest_alias.run.RunConfig`: models, grade, suite, conditions, …)."""
+    return _workspace(request).config
 
 
 @pytest.fixture
-def alias_output(request: pytest.FixtureRequest, alias_case: Any, alias_settings: Any) -> Any:
+def alias_output(request: pytest.FixtureRequest, alias_case: Any, alias_workspace: Any) -> Any:
     """This case's generation (text, finish reason, truncation, usage), generated once per run."""
-    generation = _run_generations(request.config).get(alias_case.key)
-    if generation is None:  # a remote worker without the run file: generate through the store
-        generation = alias_settings.generate([alias_case], live=False)[alias_case.key]
+    generation = request.config.stash.get(GENERATIONS_KEY, {}).get(alias_case.key)
+    if generation is None:  # a worker that got no payload: generate (or read) through its own store
+        generation = alias_workspace.generate([alias_case], live=False)[alias_case.key]
     return generation
 
 

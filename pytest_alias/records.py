@@ -26,6 +26,7 @@ class GradeEntry(TypedDict):
     details: NotRequired[dict[str, Any]]
     #: The grade cannot apply to this task (a TLC grade without a cfg); not a failure of the output.
     not_applicable: NotRequired[bool]
+    not_gradeable: NotRequired[bool]  # the reference fails this grade against itself
 
 
 class Record(TypedDict):
@@ -83,6 +84,7 @@ class GradeAggregate(TypedDict):
     decreases: dict[str, Optional[Decrease]]
     split: dict[str, dict[str, Optional[Decrease]]]
     not_graded: NotRequired[dict[str, int]]
+    not_gradeable: NotRequired[dict[str, int]]  # task → samples skipped: its reference fails the grade itself
     paper_rule_rates: NotRequired[dict[str, Rate]]
     lenient_rates: NotRequired[dict[str, Rate]]
     covered: NotRequired[dict[str, Any]]

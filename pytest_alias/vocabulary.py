@@ -10,6 +10,8 @@ from enum import StrEnum
 
 #: The three grades, in pipeline order (parse, then TLC with the cfg, then refinement).
 GRADES: tuple[str, ...] = ("parse", "name", "behavior")
+#: What a run may ask for: one grade, or every grade.
+GRADE_CHOICES: tuple[str, ...] = (*GRADES, "all")
 #: The behavior grade's modes: the paper's procedure, or the extended grader.
 MODES: tuple[str, ...] = ("paper", "extended")
 #: Conditions: the task as written, then CIR with random names, then model-proposed meaningful names.
@@ -34,6 +36,7 @@ class Stage(StrEnum):
     DATA_VARIABLES = "data-variables"  # the control-label comparison on data variables
     TLC = "tlc"  # TLC's verdict
     ERROR = "error"  # the grader itself failed
+    SELF_CHECK = "self-check"  # the reference fails this grade against itself: not gradeable
 
 
 class Side(StrEnum):

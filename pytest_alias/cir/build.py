@@ -11,6 +11,8 @@ or interrupted build leaves nothing half-written (and an earlier test set at OUT
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import concurrent.futures
 import json
 import os
@@ -28,7 +30,7 @@ from .analysis import HiddenName, hidden_names, kind_table, similarity
 from .conditions import RenamedCondition, random_condition
 
 
-class BuildError(ValueError):
+class BuildError(UsageProblem):
     """The output folder cannot be used."""
 
 

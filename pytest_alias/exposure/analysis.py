@@ -14,6 +14,8 @@ task bootstrap interval (``stats.difference_in_differences``, one seed for all p
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -32,7 +34,7 @@ LIKELIHOOD_MEASURES = {"mean": "Likelihood", "mean_other": "Likelihood, other",
 GRADE_LABELS = {"behavior": "Correct, behavior", "name": "Correct, name", "parse": "Parses"}
 
 
-class ExposureError(ValueError):
+class ExposureError(UsageProblem):
     """Rows that cannot be analysed: unreadable files, a model on no half, two models on one half."""
 
 

@@ -13,6 +13,8 @@ with the same settings and data continues from it, and it is removed when traini
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import hashlib
 import json
 import math
@@ -33,7 +35,7 @@ CHECKPOINT_DIR = "checkpoint"
 TRAINING_FORMAT_VERSION = 1
 
 
-class FinetuneError(ValueError):
+class FinetuneError(UsageProblem):
     """Training that cannot start: an unusable base, a folder holding another training, no data."""
 
 

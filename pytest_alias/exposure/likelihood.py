@@ -17,7 +17,6 @@ renaming would change). A token overlaps an identifier when they share a charact
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..cir.rename import identifier_spans
@@ -117,41 +116,3 @@ class LikelihoodRun:
 
     rows: list[dict[str, Any]]
     skipped: list[tuple[str, str, str]]
-
-
-def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[str] = ("original", "random"),
-                   seed: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE, cache_dir: str | None = None,
-                   meaningful_maps: str | None = None, ids: Sequence[str] | None = None,
-                   live: bool = True) -> LikelihoodRun:
-    """Score every reference of ``suite`` under ``kinds`` with the local model ``spec``; write JSON lines."""
-    from ..models.local import LocalModel
-    from ..models.registry import default_registry
-    from ..options import CONDITION_CHOICES, defaults
-    from ..progress import Progress
-    from ..session import Settings
-
-    unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
-    if unknown or not kinds:
-        raise ValueError(f"--conditions: choose from {', '.join(CONDITION_CHOICES)}, not {','.join(kinds) or 'nothing'}")
-    if "meaningful" in kinds and not meaningful_maps:
-        raise ValueError("--conditions meaningful needs --meaningful-maps (a JSON file {task id: {old name: new name}})")
-    options = {**defaults(), "suite": suite, "conditions": tuple(dict.fromkeys(("random", *kinds))),
-               "cache_dir": cache_dir, "meaningful_maps": meaningful_maps}
-    if seed is not None:
-        options["seed"] = seed
-    settings = Settings.from_options(options)
-    model = default_registry().create(spec)
-    if not isinstance(model, LocalModel):
-        raise ValueError(f"--model {spec}: likelihoods need a local model (hf:PATH or smollm2), whose "
-                         "token probabilities ALIAS can read")
-    prepared = settings.prepared_conditions(live=live)
-    if ids is not None:
-        wanted = set(ids)
-        prepared = [(task, conditions) for task, conditions in prepared if task.id in wanted]
-    items, skipped = scoring_items(prepared, kinds)
-    with Progress(f"scoring references ({spec})", len(items), unit="reference", live=live) as progress:
-        rows = score_items(model, items, spec=spec, batch_size=batch_size, progress=progress)
-    from ..report.files import write_jsonl
-
-    write_jsonl(Path(out), rows)
-    return LikelihoodRun(rows, skipped)

@@ -12,6 +12,8 @@ step (fine-tuning, the analysis) can refuse a suite that changed under it.
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import hashlib
 import json
 import random
@@ -29,7 +31,7 @@ SPLIT_FORMAT_VERSION = 1
 HALVES = ("A", "B")
 
 
-class SplitError(ValueError):
+class SplitError(UsageProblem):
     """A split that cannot be made or read (too few tasks, a bad file, a changed suite)."""
 
 

@@ -21,6 +21,8 @@ TRUE/FALSE for 1/0) confirmed through the INSTANCE substitutions, at a fixed num
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import math
 import time
 from typing import Any, Callable
@@ -51,7 +53,7 @@ MAX_ATTEMPTS_KEPT = 10
 
 
 
-class UnknownModeError(ValueError):
+class UnknownModeError(UsageProblem):
     """A behavior-grade mode this build does not know (by type, so no message text is parsed)."""
 
 def add_leniency(details: Evidence, kind: str, note: str) -> None:

@@ -25,12 +25,14 @@ itself (the grade's coverage): a grader that rejects the reference rejects its m
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import time
 from collections import Counter
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..cir.conditions import random_condition
 from ..cir.names import random_names
@@ -69,7 +71,7 @@ CONTROLS: dict[str, tuple[str, bool]] = {
     "renamed": ("Renamed reference and modules", True),
     "mutant": ("Mutant with other reachable states", False),
 }
-class ModeUnavailable(ValueError):
+class ModeUnavailable(UsageProblem):
     """The behavior grade of this build has no such mode (yet)."""
 
 
@@ -432,3 +434,11 @@ def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mod
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         results = tuple(pool.map(one, tasks))
     return ValidationTable(mode, results, time.perf_counter() - started)
+
+
+def covered_tasks(validation: Mapping[str, Any]) -> set[str]:
+    """The tasks whose reference passes the behavior grade against itself (``validate-grader --json``)."""
+    tasks = validation.get("tasks")
+    if not isinstance(tasks, list):
+        raise ValueError("not the output of tla-alias validate-grader --json (no 'tasks' list)")
+    return {str(t["task"]) for t in tasks if isinstance(t, dict) and t.get("covered")}

@@ -6,6 +6,8 @@ Nothing here imports a provider SDK; a provider plugs in through ``BatchBackend`
 
 from __future__ import annotations
 
+from ..errors import AliasError
+
 import hashlib
 import json
 import logging
@@ -127,7 +129,7 @@ class BatchJournal:
 # --------------------------------------------------------------------------- the batch loop
 
 
-class BatchGone(Exception):
+class BatchGone(AliasError):
     """The provider no longer has a recorded batch (deleted, or its results expired)."""
 
 

@@ -7,6 +7,8 @@ into the model id and its options here, and option values are coerced with one-l
 
 from __future__ import annotations
 
+from ..errors import AliasError, UsageProblem
+
 import os
 from typing import Any
 from urllib.parse import parse_qsl
@@ -20,11 +22,11 @@ __all__ = [
 BATCH_ENV = "ALIAS_API_BATCH"
 
 
-class ModelConfigError(ValueError):
+class ModelConfigError(UsageProblem):
     """An API model that cannot be built: a missing key, an unknown option or a bad option value."""
 
 
-class APIModelError(RuntimeError):
+class APIModelError(AliasError, RuntimeError):
     """A provider call that still failed after every retry."""
 
 

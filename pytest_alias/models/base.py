@@ -6,6 +6,8 @@ plugin and the command line only ever talk to this protocol.
 
 from __future__ import annotations
 
+from ..errors import RunStopped
+
 import math
 import traceback
 from dataclasses import dataclass, field
@@ -17,7 +19,7 @@ if TYPE_CHECKING:  # models stand alone: a Condition is only carried, never requ
     from ..tasks.model import Condition
 
 
-class StopRunError(RuntimeError):
+class StopRunError(RunStopped):
     """A model failure that every other request would meet too (an unreachable provider, a replay file
     recorded for other conditions): the run stops with one message instead of failing item by item."""
 

@@ -20,6 +20,8 @@ torch, transformers and peft are imported only when such a model is created.
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import hashlib
 import importlib.util
 import json
@@ -47,7 +49,7 @@ SMOLLM2_MAX_NEW_TOKENS = 512
 SMOLLM2_BATCH_SIZE = 16
 
 
-class LocalBackendMissing(ImportError):
+class LocalBackendMissing(UsageProblem, ImportError):
     """torch, transformers, peft or gguf is not installed."""
 
 

@@ -6,6 +6,8 @@ clients) are imported only when a spec actually asks for them.
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import difflib
 import importlib
 from dataclasses import dataclass
@@ -19,7 +21,7 @@ Factory = Callable[..., Model]
 FactoryRef = Union[Factory, str]
 
 
-class ModelSpecError(ValueError):
+class ModelSpecError(UsageProblem):
     """A model spec that names no registered model, or that its factory rejects."""
 
 

@@ -11,6 +11,8 @@ names would silently fail or pass it. A file without versions cannot be checked:
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import hashlib
 import json
 import warnings
@@ -27,7 +29,7 @@ class ReplayVersionError(StopRunError):
     against the wrong names, so the run stops."""
 
 
-class ReplayError(ValueError):
+class ReplayError(UsageProblem):
     """A replay file that cannot be read (a request it has no answer for fails only its item)."""
 
 

@@ -9,6 +9,8 @@ writers of one key write equivalent entries and the last rename wins.
 
 from __future__ import annotations
 
+from ..errors import RunStopped
+
 import hashlib
 import json
 import logging
@@ -37,7 +39,7 @@ class StoreMode(str, Enum):
     OFF = "off"
 
 
-class StoreMissError(LookupError):
+class StoreMissError(RunStopped, LookupError):
     """Read-only mode met requests the store does not hold."""
 
 

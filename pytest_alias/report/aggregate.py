@@ -48,7 +48,17 @@ def not_graded(records: Iterable[Mapping[str, Any]], grade: str, condition: str)
     grader error): left out of every rate, and counted so a reader sees how many."""
     return sum(1 for record in records
                if record["condition"] == condition and grade in record["grades"]
-               and not record["grades"][grade].get("not_applicable") and graded_verdict(record, grade) is None)
+               and not record["grades"][grade].get("not_applicable")
+               and not record["grades"][grade].get("not_gradeable") and graded_verdict(record, grade) is None)
+
+
+def not_gradeable_tasks(records: Iterable[Mapping[str, Any]], grade: str) -> dict[str, int]:
+    """Task → samples skipped because the task's reference fails ``grade`` against itself."""
+    counts: dict[str, int] = defaultdict(int)
+    for record in records:
+        if (record["grades"].get(grade) or {}).get("not_gradeable"):
+            counts[record["task"]] += 1
+    return dict(sorted(counts.items()))
 
 
 def paired_decrease(original: dict[str, float], renamed: dict[str, float], tasks: Iterable[str] | None,
@@ -107,6 +117,9 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
             skipped = {c: not_graded(mine, grade, c) for c in conditions}
             if any(skipped.values()):
                 entry["not_graded"] = {c: n for c, n in skipped.items() if n}
+            unjudged = not_gradeable_tasks(mine, grade)
+            if unjudged:
+                entry["not_gradeable"] = unjudged
             if any((r["grades"].get(grade) or {}).get("not_applicable") for r in mine):
                 paper = {c: task_rates(mine, model, grade, c, paper_rule=True) for c in conditions}
                 entry["paper_rule_rates"] = {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}

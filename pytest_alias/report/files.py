@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from ..atomic import atomic_write
 from ..vocabulary import CONDITIONS
 from .aggregate import task_rates
-from .tables import decrease_rows, not_graded_line, rate_rows, render_markdown
+from .tables import decrease_rows, not_graded_lines, rate_rows, render_markdown
 
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
 
@@ -70,9 +70,8 @@ def markdown(aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> str:
     for model, entry in aggregate["models"].items():
         lines += [f"## {model}", "", "Pass rates (percent of samples, averaged over tasks):", ""]
         lines += render_markdown(*rate_rows(entry)) + [""]
-        left_out = not_graded_line(entry)
-        if left_out:
-            lines += [left_out.capitalize() + ".", ""]
+        for left_out in not_graded_lines(entry):
+            lines += [left_out[0].upper() + left_out[1:] + ".", ""]
         header, rows = decrease_rows(entry)
         if rows:
             lines += ["Decreases after renaming (original − renamed, percentage points):", ""]
@@ -183,9 +182,8 @@ def write_html(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str
                                                                "95% CI, 90% CI and TOST (±5 points)")):
             if rows:
                 body.append(html_table(header, rows, caption))
-        left_out = not_graded_line(entry)
-        if left_out:
-            body.append(f"<p>{html.escape(left_out.capitalize())}.</p>")
+        for left_out in not_graded_lines(entry):
+            body.append(f"<p>{html.escape(left_out[0].upper() + left_out[1:])}.</p>")
     def failed(result: dict[str, Any]) -> bool:
         return not result.get("passed") and not result.get("not_applicable")
 

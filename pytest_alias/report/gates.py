@@ -12,6 +12,8 @@ as ambiguous), a decrease takes points (``5`` or ``5pt``; ``5%`` is refused), co
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import operator
 import re
 from dataclasses import dataclass
@@ -26,7 +28,7 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
 }
 
 
-class GateError(ValueError):
+class GateError(UsageProblem):
     """A gate that cannot be parsed or names nothing in the aggregate."""
 
 

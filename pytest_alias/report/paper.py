@@ -15,6 +15,7 @@ from operator import methodcaller
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ..grading.validation import covered_tasks  # noqa: F401 - validate-grader's format, re-exported
 from .aggregate import paired_decrease, aggregate, task_rates
 from .controls import LISTS, continuation_analysis, disagreements, known_name_comparison
 from .tables import decrease_rows, p_value, rate_rows
@@ -65,14 +66,6 @@ def _interval90(d: Mapping[str, Any] | None) -> str:
     if not d or "ci90_low" not in d:
         return "–"
     return f"[{d['ci90_low']:.1f}, {d['ci90_high']:.1f}] {'yes' if d['equivalent'] else 'no'}"
-
-
-def covered_tasks(validation: Mapping[str, Any]) -> set[str]:
-    """The tasks whose reference passes the behavior grade against itself (``validate-grader --json``)."""
-    tasks = validation.get("tasks")
-    if not isinstance(tasks, list):
-        raise ValueError("not the output of tla-alias validate-grader --json (no 'tasks' list)")
-    return {str(t["task"]) for t in tasks if isinstance(t, dict) and t.get("covered")}
 
 
 def coverage_section(records: Sequence[dict[str, Any]], covered: set[str], *, resamples: int, seed: int) -> Section:
@@ -181,10 +174,26 @@ def similarity_section(summary: Mapping[str, Any]) -> Section | None:
 def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
                        exposure_rows: Sequence[dict[str, Any]] = (), split: Any = None,
                        continuation_rows: Sequence[dict[str, Any]] = (),
-                       resamples: int = 10_000, seed: int = 0) -> PaperReport:
-    """Every section the inputs support."""
+                       resamples: int = 10_000, seed: int = 0, run: Mapping[str, Any] | None = None) -> PaperReport:
+    """Every section the inputs support. ``run`` is a plugin run's metadata (its settings and
+    coverage): with it the rates and decreases are the run's summary's, covered-task rows included;
+    a ``validation`` file's covered tasks take precedence over the run's."""
     report = PaperReport()
-    report.aggregate = aggregate(list(records), resamples=resamples, seed=seed) if records else {"models": {}}
+    coverage = (run or {}).get("coverage") or None
+    covered: set[str] | None = None
+    if validation is not None:
+        covered = covered_tasks(validation)
+        report.notes.append(f"Covered tasks: the {len(covered)} of the validate-grader file.")
+    elif coverage is not None and (run or {}).get("covered_restricts_rates", True):
+        covered = set(coverage.get("covered") or ())
+        how = (f"the run's {coverage.get('source')}" + (f" ({coverage['file']})" if coverage.get("file") else "")
+               + f", behavior mode {coverage.get('mode')}")
+        report.notes.append(f"Covered tasks: {len(covered)}, from {how}.")
+    if coverage is not None and coverage.get("not_gradeable"):
+        report.notes.append("Not gradeable by behavior (the reference fails against itself; left out of every rate): "
+                            + ", ".join(coverage["not_gradeable"]) + ".")
+    report.aggregate = (aggregate(list(records), resamples=resamples, seed=seed, covered=covered) if records
+                        else {"models": {}})
     for model, entry in report.aggregate["models"].items():
         header, rows = rate_rows(entry)
         report.sections.append(Section(f"Pass rates: {model} (Table 1)", "Percent of samples, mean over tasks; "
@@ -194,11 +203,11 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
             report.sections.append(Section(f"Decreases: {model} (Table 1, Figure S.1)",
                                            "Original − renamed in points with 95% CI, 90% CI and TOST (±5 points), "
                                            "overall and split by hidden names.", header, rows))
-    if validation is not None:
-        report.sections.append(coverage_section(records, covered_tasks(validation), resamples=resamples, seed=seed))
+    if covered is not None:
+        report.sections.append(coverage_section(records, covered, resamples=resamples, seed=seed))
     else:
-        report.notes.append("Table U.1 needs the behavior grade's coverage: pass --validation (tla-alias "
-                            "validate-grader SUITE --json > validation.json).")
+        report.notes.append("Table U.1 needs the behavior grade's coverage: run with --alias-covered=auto, or pass "
+                            "--validation (tla-alias validate-grader SUITE --json > validation.json).")
     for section in (disagreement_section(records, resamples=resamples, seed=seed),
                     known_names_section(records, resamples=resamples, seed=seed),
                     continuation_section(continuation_rows, records, resamples=resamples, seed=seed)

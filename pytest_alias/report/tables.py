@@ -82,14 +82,21 @@ def decrease_rows(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[
     return header, rows
 
 
-def not_graded_line(model_entry: Mapping[str, Any]) -> str | None:
-    """Which samples the rates leave out because they hold no verdict on the output, or None."""
+def not_graded_lines(model_entry: Mapping[str, Any]) -> list[str]:
+    """Which samples the rates leave out because they hold no verdict on the output (one line per kind)."""
     parts = [f"{grade} {condition} {count}" for grade, entry in model_entry["grades"].items()
              for condition, count in (entry.get("not_graded") or {}).items()]
-    if not parts:
-        return None
-    return ("samples without a verdict (model, reference or grader error; left out of the rates, never "
-            "counted as failures): " + ", ".join(parts))
+    lines = []
+    if parts:
+        lines.append("samples without a verdict (model, reference or grader error; left out of the rates, never "
+                     "counted as failures): " + ", ".join(parts))
+    for grade, entry in model_entry["grades"].items():
+        unjudged = entry.get("not_gradeable") or {}
+        if unjudged:
+            lines.append(f"not gradeable by {grade} (the reference fails it against itself; items skipped, left out "
+                         f"of the rates): {len(unjudged)} task{'s' if len(unjudged) != 1 else ''} "
+                         f"({', '.join(unjudged)}), {sum(unjudged.values())} samples")
+    return lines
 
 
 def render_text(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -111,9 +118,7 @@ def summary_lines(aggregate: Mapping[str, Any]) -> list[str]:
         lines.append(f"model {model}: {entry['tasks']} tasks ({entry['hidden_name_tasks']} with hidden names, "
                      f"{entry['every_name_stated_tasks']} with every name stated)")
         lines += render_text(*rate_rows(entry))
-        left_out = not_graded_line(entry)
-        if left_out:
-            lines.append(left_out)
+        lines += not_graded_lines(entry)
         decreases = decrease_rows(entry)
         if decreases[1]:
             lines.append("")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +12,7 @@ from ..tla.specfiles import SpecError, read_source
 __all__ = ["Skipped", "SuiteError", "read_text", "rel_path"]
 
 
-class SuiteError(ValueError):
+class SuiteError(UsageProblem):
     """A suite that cannot be loaded as given; the message is one line naming the file and the fault."""
 
 

@@ -24,6 +24,8 @@ not byte for byte.
 """
 from __future__ import annotations
 
+from ..errors import BadInput
+
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -54,7 +56,7 @@ __all__ = [
 ]
 
 
-class CfgError(ValueError):
+class CfgError(BadInput):
     """A malformed cfg, or one the TLC at hand cannot take; ``line`` is 1-based or None."""
 
     def __init__(self, message: str, line: int | None = None) -> None:

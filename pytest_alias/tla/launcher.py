@@ -14,6 +14,8 @@ timeout kills the JVM's whole process group (a server is then replaced by a new 
 
 from __future__ import annotations
 
+from ..errors import ToolFault
+
 import atexit
 import hashlib
 import os
@@ -297,7 +299,7 @@ def build_server(toolchain: Toolchain, cache_root: Path) -> tuple[Path | None, s
         shutil.rmtree(staging, ignore_errors=True)
 
 
-class ServerDied(RuntimeError):
+class ServerDied(ToolFault):
     """The server exited mid-request (TLC called System.exit, or the JVM crashed)."""
 
 

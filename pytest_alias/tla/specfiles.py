@@ -6,6 +6,8 @@ Tools never run on a user's folder: ``stage`` writes these texts into a fresh te
 
 from __future__ import annotations
 
+from ..errors import BadInput
+
 import contextlib
 import re
 import shutil
@@ -24,7 +26,7 @@ _INSTANCE = re.compile(r"\bINSTANCE\s+(\w+)")
 _WORD = re.compile(r"\w+")
 
 
-class SpecError(ValueError):
+class SpecError(BadInput):
     """A module or cfg file that cannot be used as given; the message is one plain sentence."""
 
 

@@ -9,6 +9,8 @@ Order of preference:
 
 from __future__ import annotations
 
+from ..errors import ToolFault
+
 import functools
 import hashlib
 import os
@@ -24,7 +26,7 @@ from .cfg import KEYWORDS_TLC_2_15, KEYWORDS_TLC_MODERN
 MIN_JAVA = 11
 
 
-class ToolchainError(RuntimeError):
+class ToolchainError(ToolFault):
     """The Java runtime or tla2tools.jar cannot be found or used; the message says what to do."""
 
 

@@ -35,6 +35,8 @@ canonically and to order states; it is not TLC's own (internal) order.
 
 from __future__ import annotations
 
+from ..errors import BadInput
+
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -321,7 +323,7 @@ def format_value(value: Value) -> str:
     raise TypeError(f"not a TLA+ value: {value!r} ({type(value).__name__})")
 
 
-class ValueParseError(ValueError):
+class ValueParseError(BadInput):
     """Text that is not a TLC value (or state); ``pos`` is a 0-based offset into ``text``."""
 
     def __init__(self, message: str, text: str, pos: int) -> None:

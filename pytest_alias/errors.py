@@ -1,0 +1,44 @@
+"""One error hierarchy for every part of ALIAS (standard library only: the bottom layer).
+
+The two doors map it to exit codes: a :class:`UsageProblem` is exit 4 in pytest and 2 on the
+command line, a :class:`RunStopped` ends the run with one message, a :class:`ToolFault` is the
+grader's (never the output's) and a :class:`BadInput` becomes a failing verdict with its reason.
+Domain code never names a command-line flag: it names the option (``option="covered"``) and the
+door that reports the error spells the flag its own way.
+"""
+
+from __future__ import annotations
+
+
+class AliasError(Exception):
+    """Base of every error ALIAS raises on purpose."""
+
+
+class UsageProblem(AliasError, ValueError):
+    """What the user asked for cannot be done (an option, a file, a model spec, a suite)."""
+
+    def __init__(self, message: str, *, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+    def for_flag(self, prefix: str) -> str:
+        """The message with the option spelled as a flag of one door (``--alias-`` or ``--``)."""
+        text = str(self)
+        return f"{prefix}{self.option}: {text}" if self.option else text
+
+
+class RunStopped(AliasError, RuntimeError):
+    """The run cannot go on (a replay for other conditions, an unreachable provider, a store miss)."""
+
+
+class ToolFault(AliasError, RuntimeError):
+    """Java, SANY/TLC or the tool server could not do the work: the grader's fault, never the output's."""
+
+
+class BadInput(AliasError, ValueError):
+    """A text (module, cfg, TLC value) that cannot be read: a failing verdict with its reason."""
+
+
+def usage_message(exc: BaseException, prefix: str) -> str:
+    """One line for a usage error at a door: flag-qualified when the error names its option."""
+    return exc.for_flag(prefix) if isinstance(exc, UsageProblem) else str(exc)

@@ -1,0 +1,130 @@
+"""``RunConfig``: the validated description of one benchmark run, built once from options.
+
+Both doors build it: the pytest plugin from its options (command line > ini > default) and every
+``tla-alias`` command from its arguments, through :meth:`RunConfig.from_options`. Files the options
+name (meaningful maps, an exposure split, a covered-task list) are read here, so a bad file stops
+the run before any work. Nothing here imports pytest.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageProblem
+from ..report.files import REPORT_SUFFIXES
+from ..report.gates import Gate, GateError, parse_gate
+from ..vocabulary import GRADE_CHOICES, GRADES
+
+
+def selected_grades(value: str) -> list[str]:
+    """``all`` → every grade; otherwise the one named (a usage problem naming the choices)."""
+    if value not in GRADE_CHOICES:
+        raise UsageProblem(f"the grade must be one of {', '.join(GRADE_CHOICES)}, not {value!r}", option="grade")
+    return list(GRADES) if value == "all" else [value]
+
+
+def _meaningful_maps(path: Any) -> dict[str, dict[str, str]]:
+    """Proposed meaningful names per task, from a JSON file (empty when no file is given)."""
+    if not path:
+        return {}
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageProblem(f"{path}: not a readable JSON file ({exc})", option="meaningful-maps") from None
+    if not isinstance(data, dict) or not all(isinstance(m, dict) for m in data.values()):
+        raise UsageProblem(f"{path}: expected {{task id: {{old name: new name}}}}", option="meaningful-maps")
+    return {str(task): {str(k): str(v) for k, v in names.items()} for task, names in data.items()}
+
+
+def _exposure_split(path: Any) -> Any:
+    """The exposure split a path names, loaded now so a bad file stops the run before any work."""
+    if not path:
+        return None
+    from ..exposure.split import SplitError, load_split
+
+    try:
+        return load_split(path)
+    except SplitError as exc:
+        raise UsageProblem(str(exc), option="exposure-split") from None
+
+
+def _covered(value: Any) -> Any:
+    """``auto``, or the covered tasks of a ``validate-grader --json`` file, read now."""
+    if not value or value == "auto":
+        return value or None
+    from ..grading.validation import covered_tasks
+
+    try:
+        return frozenset(covered_tasks(json.loads(Path(value).read_text(encoding="utf-8"))))
+    except (OSError, ValueError) as exc:
+        raise UsageProblem(f"{value}: {exc}", option="covered") from None
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """The validated options of one benchmark run (every field is recorded in the run's JSON)."""
+
+    models: tuple[str, ...] = ()
+    grade: str = "all"
+    grades: tuple[str, ...] = GRADES
+    suite: str = "builtin"
+    conditions: tuple[str, ...] = ("original", "random")
+    samples: int = 1
+    seed: int = 0
+    timeout: float = 300.0
+    mode: str = "paper"
+    cache_dir: Path | None = None
+    store_mode: str = "rw"
+    reports: tuple[Path, ...] = ()
+    gates: tuple[Gate, ...] = ()
+    no_fail: bool = False
+    resamples: int = 10_000
+    meaningful_maps: dict[str, dict[str, str]] = field(default_factory=dict)
+    lora: str | None = None
+    prefill: str = "header"
+    max_new_tokens: int | None = None
+    exposure_split: Any = None  # an ExposureSplit, read and checked at start-up
+    covered: Any = None  # None, "auto", or the covered task ids from a validate-grader file
+    covered_source: str | None = None  # the file the covered tasks came from
+    save_outputs: Path | None = None  # a replay file every generated output is written to
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> RunConfig:
+        """A config from ``options.resolve``'s typed values; raises :class:`UsageProblem`."""
+        reports = tuple(Path(p) for p in options["report"] or ())
+        for path in reports:
+            if path.suffix.lower() not in REPORT_SUFFIXES:
+                raise UsageProblem(f"{path}: the suffix must be one of {', '.join(REPORT_SUFFIXES)}", option="report")
+        try:
+            gates = tuple(parse_gate(text) for text in options["gate"] or ())
+        except GateError as exc:
+            raise UsageProblem(str(exc)) from None
+        conditions = tuple(options["conditions"])
+        if "meaningful" in conditions and not options.get("meaningful_maps"):
+            raise UsageProblem("the conditions include meaningful, which needs a meaningful-name map file "
+                               "(a JSON file {task id: {old name: new name}})", option="conditions")
+        covered_value = options.get("covered")
+        return cls(
+            models=tuple(m for m in options["model"] or () if m), grade=options["grade"],
+            grades=tuple(selected_grades(options["grade"])), suite=options["suite"], conditions=conditions,
+            samples=options["samples"], seed=options["seed"], timeout=options["timeout"], mode=options["mode"],
+            cache_dir=Path(options["cache_dir"]).expanduser() if options["cache_dir"] else None,
+            store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
+            resamples=options["resamples"], meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
+            lora=options.get("lora") or None, prefill=options.get("prefill") or "header",
+            max_new_tokens=options.get("max_new_tokens"), exposure_split=_exposure_split(options.get("exposure_split")),
+            covered=_covered(covered_value),
+            covered_source=str(covered_value) if covered_value and covered_value != "auto" else None,
+            save_outputs=Path(options["save_outputs"]).expanduser() if options.get("save_outputs") else None,
+        )
+
+    def settings(self) -> dict[str, Any]:
+        """The run's settings as JSON data (the summary header and every run file carry them)."""
+        return {"models": list(self.models), "grade": self.grade, "suite": self.suite,
+                "conditions": list(self.conditions), "samples": self.samples, "seed": self.seed,
+                "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
+                "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
+                "covered": "auto" if self.covered == "auto" else self.covered_source}

@@ -1,0 +1,114 @@
+"""Which tasks the behavior grade can judge, and which it covers (appendix J), once per run.
+
+Before any item runs, the controller grades each task's reference against itself by behavior (the
+positive control of appendix J). A task whose reference fails is *not gradeable* by that grade: its
+items skip the grade with the reason instead of failing, and its samples count in no rate. The
+*covered* tasks are appendix J's: eligible (a cfg, no random values, not a fixture of the TLA+
+tools) and passing the self-check — the same set ``validate-grader`` reports. Each self-check is
+cached by content (the reference's modules and cfg, mode, limit, toolchain), so workers and later
+runs read it instead of running TLC again; a failure that may pass elsewhere (a time limit, a JVM
+fault) is not cached.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from ..tasks.model import Condition, Task
+
+#: How a run's covered set was obtained (the run's JSON says which).
+SELF_CHECK = "self-check"
+FROM_FILE = "validate-grader file"
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The behavior grade's reach over a run's tasks, and how it was obtained."""
+
+    source: str
+    mode: str
+    timeout: float
+    covered: frozenset[str] = frozenset()
+    not_gradeable: Mapping[str, str] = field(default_factory=dict)  # task → why its reference fails itself
+    ineligible: Mapping[str, str] = field(default_factory=dict)  # task → appendix J's reason
+    file: str | None = None
+    checked: frozenset[str] = frozenset()  # every task this coverage has a word on (those without a cfg too)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data: the run's JSON, the xdist payload and ``tla-alias report`` read it back."""
+        return {"source": self.source, "mode": self.mode, "timeout_s": self.timeout, "file": self.file,
+                "covered": sorted(self.covered), "not_gradeable": dict(sorted(self.not_gradeable.items())),
+                "ineligible": dict(sorted(self.ineligible.items())), "checked": sorted(self.checked)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Coverage:
+        return cls(source=str(data["source"]), mode=str(data.get("mode", "paper")),
+                   timeout=float(data.get("timeout_s", 0.0)), covered=frozenset(map(str, data.get("covered", ()))),
+                   not_gradeable={str(k): str(v) for k, v in (data.get("not_gradeable") or {}).items()},
+                   ineligible={str(k): str(v) for k, v in (data.get("ineligible") or {}).items()},
+                   file=data.get("file"), checked=frozenset(map(str, data.get("checked", ()))))
+
+    def restricted_to(self, file_tasks: Iterable[str], file: str) -> Coverage:
+        """The covered tasks a ``validate-grader`` file names (the self-check still decides what is gradeable)."""
+        return Coverage(FROM_FILE, self.mode, self.timeout, frozenset(file_tasks), self.not_gradeable,
+                        self.ineligible, file, self.checked)
+
+    def merged(self, other: Coverage) -> Coverage:
+        """This coverage with ``other``'s tasks added (a worker that self-checked a task it lacked)."""
+        covered = self.covered if self.source == FROM_FILE else self.covered | other.covered
+        return Coverage(self.source, self.mode, self.timeout, covered, {**self.not_gradeable, **other.not_gradeable},
+                        {**self.ineligible, **other.ineligible}, self.file, self.checked | other.checked)
+
+
+def _machine_dependent(reason: str) -> bool:
+    lowered = reason.lower()
+    return any(word in lowered for word in ("time limit", "timeout", "timed out", "heap", "memory", "jvm", "killed"))
+
+
+def self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, cache: Any) -> str | None:
+    """Why ``condition``'s reference fails the behavior grade against itself (None: it passes), cached."""
+    from ..grading.validation import guarded_grade
+    from ..tla.cache import content_key
+
+    key = content_key("self-check", modules=dict(condition.module_map), main=condition.main, cfg=condition.cfg or "",
+                      mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
+    entry = cache.get(key)
+    if isinstance(entry, Mapping) and "reason" in entry and (entry["reason"] is None or isinstance(entry["reason"], str)):
+        return entry["reason"]
+    result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
+                           timeout=timeout)
+    reason = None if result.passed else (result.reason or "no reason given")
+    if reason is None or not _machine_dependent(reason):
+        cache.put(key, {"reason": reason})
+    return reason
+
+
+def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mode: str, timeout: float,
+                     cache_root: Path, live: bool) -> Coverage:
+    """Self-check every task with a cfg (its original condition) and apply appendix J's eligibility."""
+    from ..progress import Progress
+    from ..tasks.selection import behavior_exclusion
+    from ..tla.cache import RunCache
+
+    cache = RunCache(cache_root / "self-checks")
+    tasks = list(tasks)
+    pairs = [(task, condition) for task, condition in tasks if condition.cfg is not None]
+    covered: set[str] = set()
+    not_gradeable: dict[str, str] = {}
+    ineligible: dict[str, str] = {}
+    with Progress("self-checking references (behavior grade)", len(pairs), unit="task", live=live) as progress:
+        for task, condition in pairs:
+            reason = self_check(condition, tools=tools, mode=mode, timeout=timeout, cache=cache)
+            excluded = behavior_exclusion(task)
+            if reason is not None:
+                not_gradeable[task.id] = reason
+            elif excluded is not None:
+                ineligible[task.id] = excluded
+            else:
+                covered.add(task.id)
+            progress.update(1)
+    ineligible.update({task.id: "task has no TLC configuration" for task, condition in tasks if condition.cfg is None})
+    return Coverage(SELF_CHECK, mode, timeout, frozenset(covered), not_gradeable, ineligible,
+                    checked=frozenset(task.id for task, _ in tasks))

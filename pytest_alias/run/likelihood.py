@@ -1,0 +1,53 @@
+"""``tla-alias likelihood``'s run: score every reference of a suite under a local model (appendix F).
+
+The scoring itself is :mod:`pytest_alias.exposure.likelihood`'s; this module builds the run (suite,
+conditions, model) through the :class:`Workspace` like every other command.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import UsageProblem
+from ..exposure.likelihood import DEFAULT_BATCH_SIZE, LikelihoodRun, score_items, scoring_items
+from .config import RunConfig
+from .workspace import Workspace
+
+
+def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[str] = ("original", "random"),
+                   seed: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE, cache_dir: str | None = None,
+                   meaningful_maps: str | None = None, ids: Sequence[str] | None = None,
+                   live: bool = True) -> LikelihoodRun:
+    """Score every reference of ``suite`` under ``kinds`` with the local model ``spec``; write JSON lines."""
+    from ..models.local import LocalModel
+    from ..options import CONDITION_CHOICES, defaults
+    from ..progress import Progress
+
+    unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
+    if unknown or not kinds:
+        raise UsageProblem(f"choose from {', '.join(CONDITION_CHOICES)}, not {','.join(kinds) or 'nothing'}",
+                           option="conditions")
+    if "meaningful" in kinds and not meaningful_maps:
+        raise UsageProblem("meaningful needs a meaningful-name map file (a JSON file {task id: {old name: new name}})",
+                           option="conditions")
+    options = {**defaults(), "suite": suite, "conditions": tuple(dict.fromkeys(("random", *kinds))),
+               "cache_dir": cache_dir, "meaningful_maps": meaningful_maps}
+    if seed is not None:
+        options["seed"] = seed
+    workspace = Workspace(RunConfig.from_options(options))
+    model = workspace.registry.create(spec)
+    if not isinstance(model, LocalModel):
+        raise UsageProblem(f"{spec}: likelihoods need a local model (hf:PATH or smollm2), whose "
+                           "token probabilities ALIAS can read", option="model")
+    prepared = workspace.prepared_conditions(live=live)
+    if ids is not None:
+        wanted = set(ids)
+        prepared = [(task, conditions) for task, conditions in prepared if task.id in wanted]
+    items, skipped = scoring_items(prepared, kinds)
+    with Progress(f"scoring references ({spec})", len(items), unit="reference", live=live) as progress:
+        rows = score_items(model, items, spec=spec, batch_size=batch_size, progress=progress)
+    from ..report.files import write_jsonl
+
+    write_jsonl(Path(out), rows)
+    return LikelihoodRun(rows, skipped)

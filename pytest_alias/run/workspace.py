@@ -1,0 +1,173 @@
+"""``Workspace``: the one path from either door (plugin, command line) to the work.
+
+It owns the run's shared objects — the toolchain, the condition cache, one model registry and the
+models it made, the generation store — and offers the run's steps: ``tasks()``, ``cases()``,
+``generate()``, ``coverage()`` and ``grade()``. It knows nothing of pytest: the plugin turns its
+cases into items and its records into a summary; a command calls the same methods.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..cases import Case, build_cases
+from ..errors import UsageProblem
+from ..records import Record
+from .config import RunConfig
+from .coverage import Coverage, compute_coverage
+
+
+class Workspace:
+    """The shared objects and steps of one run, created once per process from a :class:`RunConfig`."""
+
+    def __init__(self, config: RunConfig) -> None:
+        self.config = config
+        self._cases: list[Case] | None = None
+        self._models: dict[str, Any] = {}
+        self._coverage: Coverage | None = None
+
+    # ---------------------------------------------------------------- shared objects
+
+    @functools.cached_property
+    def tools(self) -> Any:
+        """SANY and TLC of this run's toolchain, with the run cache under the cache folder."""
+        from ..tla.runner import TlaTools, default_tools
+
+        return TlaTools(cache_dir=self.config.cache_dir) if self.config.cache_dir else default_tools()
+
+    @functools.cached_property
+    def cache_root(self) -> Path:
+        from ..tla.cache import default_cache_dir
+
+        return self.config.cache_dir if self.config.cache_dir is not None else default_cache_dir()
+
+    @functools.cached_property
+    def condition_cache(self) -> Any:
+        """The prepared-condition cache of this run's toolchain (under the cache folder)."""
+        from ..cir.prepared import ConditionCache
+        from ..tla.toolchain import find_jar
+
+        return ConditionCache(self.config.cache_dir, find_jar().sha256)
+
+    @functools.cached_property
+    def registry(self) -> Any:
+        """The model registry (built-in models and every plugin's), built once per process."""
+        from ..models.registry import default_registry
+
+        return default_registry()
+
+    def store(self) -> Any:
+        """The generation store in this run's mode."""
+        from ..models.store import GenerationStore
+
+        folder = self.config.cache_dir / "generations" if self.config.cache_dir else None
+        return GenerationStore(folder, self.config.store_mode)
+
+    # ---------------------------------------------------------------- tasks and cases
+
+    def tasks(self) -> list[Any]:
+        """The suite's tasks, sorted by id (a suite that cannot be read is a usage problem)."""
+        from ..tasks.suites import load_suite
+
+        return sorted(load_suite(self.config.suite), key=lambda task: task.id)
+
+    def prepared_conditions(self, kinds: tuple[str, ...] | None = None, *, live: bool = False) -> list[tuple[Any, Any]]:
+        """``(task, [(condition or None, skip reason), …])`` per task, sorted by id, for ``kinds``
+        (this run's conditions by default), from the condition cache or built and stored."""
+        from ..cir.prepared import prepare_all
+
+        return prepare_all(self.condition_cache, self.tasks(), kinds or self.config.conditions, seed=self.config.seed,
+                           meaningful_maps=self.config.meaningful_maps, tools=lambda: self.tools, live=live)
+
+    def cases(self, *, live: bool = False) -> list[Case]:
+        """Every case of the run, sorted (the same list in every xdist worker). Conditions come from
+        the condition cache; what it lacks is built and verified here (by the controller, before
+        any worker starts), with a progress line only when something has to be built."""
+        if self._cases is None:
+            self._cases = build_cases(self.prepared_conditions(live=live), self.config.models, self.config.samples)
+        return self._cases
+
+    # ---------------------------------------------------------------- models and generation
+
+    def _model_options(self, spec: str) -> dict[str, Any]:
+        return {"lora": self.config.lora} if self.config.lora and spec.startswith("hf:") else {}
+
+    def check_models(self) -> None:
+        """Raise :class:`UsageProblem` for the first model that cannot be used (unknown, missing
+        extra, key or file); a model the check had to create is kept for the run."""
+        for spec in self.config.models:
+            try:
+                model = self.registry.check(spec, **self._model_options(spec))
+            except (ValueError, ImportError, OSError) as exc:  # ModelSpecError, ReplayError, missing extras
+                raise UsageProblem(f"{spec}: {exc}", option="model") from None
+            if model is not None:
+                self._models[spec] = model
+
+    def model(self, spec: str) -> Any:
+        """The model ``spec`` names, created once per process."""
+        if spec not in self._models:
+            try:
+                self._models[spec] = self.registry.create(spec, **self._model_options(spec))
+            except (ValueError, ImportError, OSError) as exc:  # unknown model, missing key or extra
+                raise UsageProblem(f"{spec}: {exc}", option="model") from None
+        return self._models[spec]
+
+    def generate(self, cases: Sequence[Case], *, live: bool) -> dict[tuple[str, str, int, str], Any]:
+        """Each case's generation, once, through the store, with a progress line."""
+        from ..generation import generate_cases
+
+        return generate_cases(list(cases), model_for=self.model, store=self.store(), seed=self.config.seed,
+                              prefill=self.config.prefill, max_new_tokens=self.config.max_new_tokens, live=live)
+
+    # ---------------------------------------------------------------- coverage and grading
+
+    def needs_coverage(self) -> bool:
+        """Whether the run grades by behavior or restricts its rates to covered tasks."""
+        return "behavior" in self.config.grades or self.config.covered is not None
+
+    def check_references(self, task_ids: Sequence[str] | None = None, *, live: bool = False) -> Coverage | None:
+        """Self-check the references of ``task_ids`` (every task of the run by default) once, before
+        their items run (cached by content), and keep the coverage; None when not needed."""
+        if not self.needs_coverage():
+            return None
+        wanted = set(task_ids) if task_ids is not None else {case.task.id for case in self.cases()}
+        if self._coverage is not None:
+            wanted -= self._coverage.checked
+        if wanted or self._coverage is None:
+            originals = [(task, conditions[0][0]) for task, conditions in self.prepared_conditions(("original",))
+                         if task.id in wanted and conditions and conditions[0][0] is not None]
+            found = compute_coverage(originals, tools=self.tools, mode=self.config.mode, timeout=self.config.timeout,
+                                     cache_root=self.cache_root, live=live)
+            if isinstance(self.config.covered, frozenset):  # the covered tasks of a validate-grader file
+                found = found.restricted_to(self.config.covered, self.config.covered_source or "")
+            self._coverage = found if self._coverage is None else self._coverage.merged(found)
+        return self._coverage
+
+    def coverage(self) -> Coverage | None:
+        """The coverage found so far (None before any self-check, or when the run needs none)."""
+        return self._coverage
+
+    def adopt_coverage(self, coverage: Coverage) -> None:
+        """Use the coverage the controller computed (an xdist worker receives it with the texts)."""
+        self._coverage = coverage
+
+    def covered(self) -> frozenset[str] | None:
+        """The covered tasks the rates are restricted to (None: the run did not ask for them)."""
+        if self.config.covered is None or self._coverage is None:
+            return None
+        return self._coverage.covered
+
+    def grade(self, case: Case, generation: Any) -> Record:
+        """Grade ``generation``'s text for ``case`` with the run's grades and return its record."""
+        from ..evaluate import evaluate
+        from ..generation import generation_fields
+
+        coverage = self.check_references([case.task.id]) if self.needs_coverage() else None
+        not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
+                         if coverage is not None and case.task.id in coverage.not_gradeable else {})
+        record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=self.config.timeout,
+                          mode=self.config.mode, generation=generation_fields(generation), not_gradeable=not_gradeable)
+        record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
+        return record
