@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .errors import UsageProblem
+from .errors import BadInput, RunStopped, ToolFault, UsageProblem, usage_message
 
 import argparse
 import json
@@ -13,14 +13,14 @@ from typing import Any, Callable, Mapping, Sequence
 
 from . import __version__
 from .tla.cfg import CfgError
-from .tla.specfiles import SpecError, SpecFiles
+from .tla.specfiles import SpecFiles
 from .options import integer, seconds
 from .tla.toolchain import ToolchainError
 from .vocabulary import GRADES, MODES
 
 
-class UserError(UsageProblem):
-    """Bad input from the user: printed as one sentence, exit code 2."""
+#: Bad input from the user: printed as one sentence, exit code 2 (every command raises this one type).
+UserError = UsageProblem
 
 
 def _tools(args: argparse.Namespace) -> Any:
@@ -423,22 +423,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _user_errors() -> tuple[type[Exception], ...]:
-    """Exceptions that mean bad input: reported as one sentence, never as a traceback."""
-    from .cir.build import BuildError
-
-    from .exposure.analysis import ExposureError
-    from .exposure.finetune import FinetuneError
-    from .exposure.split import SplitError
-
-    errors: tuple[type[Exception], ...] = (UserError, SpecError, CfgError, ToolchainError, BuildError,
-                                           ExposureError, FinetuneError, SplitError)
-    try:
-        from .tasks.suites import SuiteError
-
-        errors += (SuiteError,)
-    except ImportError:  # pragma: no cover - suites arrive with the tasks package
-        pass
-    return errors
+    """Exceptions that mean bad input or a run that cannot go on: one sentence, never a traceback."""
+    return (UsageProblem, BadInput, ToolFault, RunStopped)
 
 
 def _one_line_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -465,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         if not isinstance(exc, _user_errors()):
             raise
-        print(f"tla-alias: {exc}", file=sys.stderr)
+        print(f"tla-alias: {usage_message(exc, '--')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("tla-alias: interrupted", file=sys.stderr)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .cli import UserError  # one error type for every command: one sentence, exit code 2
+from .errors import UsageProblem as UserError  # one error type for every command: one sentence, exit code 2
 
 
 

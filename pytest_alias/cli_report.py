@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .cli import UserError  # one error type for every command: one sentence, exit code 2
+from .errors import UsageProblem as UserError  # one error type for every command: one sentence, exit code 2
 
 
 
@@ -50,16 +50,21 @@ def cmd_report(args: argparse.Namespace) -> int:
     if not records and not exposure_rows and not continuation_rows:
         raise UserError("no records in the given files (save them with --alias-report run.json)")
     validation = _read_json(args.validation, "validate-grader --json file") if args.validation else None
-    split = None
+    exposure = None
     if args.split:
+        from .exposure.analysis import analyse
         from .exposure.split import load_split
+        from .exposure.tables import render_markdown
 
         split = load_split(args.split)
+
+        def exposure(rows: list[dict[str, Any]], resamples: int, seed: int) -> str:
+            return render_markdown(analyse(rows, split, resamples=resamples, seed=seed))
     run = runs[0] if len(runs) == 1 else None  # one run's settings and coverage; several runs: none of them
     resamples = args.resamples if args.resamples is not None else int((run or {}).get("resamples", 10_000))
     seed = args.seed if args.seed is not None else int((run or {}).get("seed", 0))
     try:
-        report = build_paper_report(records, validation=validation, exposure_rows=exposure_rows, split=split,
+        report = build_paper_report(records, validation=validation, exposure_rows=exposure_rows, exposure=exposure,
                                     continuation_rows=continuation_rows, resamples=resamples, seed=seed, run=run)
     except ValueError as exc:
         raise UserError(str(exc)) from None

@@ -9,22 +9,37 @@ door that reports the error spells the flag its own way.
 
 from __future__ import annotations
 
+import re
+
+#: ``{flag}`` or ``{flag:name}`` in a usage message: an option, spelled by the door that prints it.
+_FLAG = re.compile(r"\{flag(?::([a-z0-9-]+))?\}")
+
 
 class AliasError(Exception):
     """Base of every error ALIAS raises on purpose."""
 
 
 class UsageProblem(AliasError, ValueError):
-    """What the user asked for cannot be done (an option, a file, a model spec, a suite)."""
+    """What the user asked for cannot be done (an option, a file, a model spec, a suite).
+
+    The message may name options as ``{flag}`` (the option the error is about) or ``{flag:name}``
+    (another option); each door spells them as its own flags (:meth:`for_flag`), and ``str()``
+    spells them as plain option names.
+    """
 
     def __init__(self, message: str, *, option: str | None = None) -> None:
-        super().__init__(message)
+        self.template = message
         self.option = option
+        super().__init__(self._spelled(""))
+
+    def _spelled(self, prefix: str) -> str:
+        return _FLAG.sub(lambda m: prefix + (m.group(1) or self.option or "option"), self.template)
 
     def for_flag(self, prefix: str) -> str:
-        """The message with the option spelled as a flag of one door (``--alias-`` or ``--``)."""
-        text = str(self)
-        return f"{prefix}{self.option}: {text}" if self.option else text
+        """The message with options spelled as flags of one door (``--alias-`` or ``--``)."""
+        if self.option and "{flag" not in self.template:
+            return f"{prefix}{self.option}: {self._spelled(prefix)}"
+        return self._spelled(prefix)
 
 
 class RunStopped(AliasError, RuntimeError):

@@ -12,7 +12,7 @@ from . import __version__
 from .cases import Case
 from .cir.analysis import hidden_names
 from .grading.validation import guarded_grade
-from .report.outcomes import record_outcome
+from .verdicts import record_outcome
 from .tla.runner import TlaTools
 
 from .records import GradeEntry, Record

@@ -1,31 +1,8 @@
-"""Hooks of the ``alias`` plugin project (pluggy), for packages that extend ALIAS without pytest.
+"""The ``alias`` plugin hooks' public import path (``from pytest_alias.hookspecs import hookimpl``).
 
-A package adds a model backend by exposing a module or object under the ``alias`` entry-point
-group whose ``alias_register_models`` is marked with ``hookimpl``::
-
-    # pyproject.toml: [project.entry-points.alias] mymodels = "mymodels.alias_plugin"
-    from pytest_alias.hookspecs import hookimpl
-
-    @hookimpl
-    def alias_register_models(registry):
-        registry.register("mine", "mymodels.backend:create", prefix=True)
+The specifications live beside the model registry that calls them (:mod:`pytest_alias.models.hookspecs`).
 """
 
-from __future__ import annotations
+from .models.hookspecs import PROJECT_NAME, alias_register_models, hookimpl, hookspec
 
-from typing import TYPE_CHECKING
-
-import pluggy
-
-if TYPE_CHECKING:
-    from .models.registry import ModelRegistry
-
-PROJECT_NAME = "alias"
-
-hookspec = pluggy.HookspecMarker(PROJECT_NAME)
-hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
-
-
-@hookspec
-def alias_register_models(registry: ModelRegistry) -> None:
-    """Add model factories to ``registry`` (``registry.register(name, factory, prefix=…)``)."""
+__all__ = ["PROJECT_NAME", "alias_register_models", "hookimpl", "hookspec"]

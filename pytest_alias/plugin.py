@@ -32,7 +32,8 @@ import pytest
 
 from .errors import RunStopped, usage_message
 from .options import OPTIONS, OptionError, resolve
-from .transport import RECORD_PROPERTY, decode_payload, encode_payload, install_receiver, send_payload
+from .transport import (PREPARED_INPUT, RECORD_PROPERTY, decode_payload, decode_prepared, encode_payload,
+                        encode_prepared, install_receiver, send_payload)
 
 BENCHMARK_MODULE = Path(__file__).with_name("benchmark") / "test_tla.py"
 FLAG_PREFIX = "--alias-"
@@ -77,7 +78,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = [str(BENCHMARK_MODULE)]
     elif str(BENCHMARK_MODULE) not in config.args:
         config.args.append(str(BENCHMARK_MODULE))
-    if worker:  # receives the texts and self-checks over xdist's channel
+    if worker:  # receives the conditions at start-up, the texts and self-checks over xdist's channel
+        prepared = config.workerinput.get(PREPARED_INPUT)  # type: ignore[attr-defined]
+        if prepared is not None:
+            workspace.adopt_prepared(decode_prepared(prepared))
         config.pluginmanager.register(AliasWorker(config, workspace), "alias-worker")
     else:  # the controller (or the only process) prepares, generates and aggregates
         session = AliasSession(workspace)
@@ -182,6 +186,11 @@ class AliasController:
                 self.workspace.cases(live=live_progress(self.config))
         except ValueError as exc:
             raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        """Give each worker the conditions prepared at session start (xdist carries them)."""
+        node.workerinput[PREPARED_INPUT] = encode_prepared(self.workspace.prepared_conditions())
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """Without xdist: self-check and generate what survived ``-k``/``-m`` before the first test runs."""

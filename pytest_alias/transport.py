@@ -21,6 +21,25 @@ RECORD_PROPERTY = "alias_record"
 PAYLOAD_COMMAND = "alias_payload"
 
 
+#: The ``workerinput`` key under which a worker receives the controller's prepared conditions.
+PREPARED_INPUT = "alias_prepared"
+
+
+def encode_prepared(prepared: list[tuple[Any, Any]]) -> bytes:
+    """The prepared conditions (tasks and their conditions) for a worker's ``workerinput``: pickled,
+    since tasks and conditions are plain frozen dataclasses and controller and worker run the same
+    installed package (execnet carries bytes)."""
+    import pickle
+
+    return pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def decode_prepared(data: bytes) -> list[tuple[Any, Any]]:
+    import pickle
+
+    return pickle.loads(data)  # noqa: S301 - bytes from this run's own controller
+
+
 def encode_payload(generations: dict[tuple[str, str, int, str], Any], coverage: Any) -> str:
     """The generations and the coverage as one JSON text (execnet carries strings of any size)."""
     return json.dumps({

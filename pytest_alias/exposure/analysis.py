@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
-from ..report.outcomes import graded_verdict
+from ..verdicts import graded_verdict
 from .data import ARMS
 from .likelihood import LIKELIHOOD_FORMAT
 from .split import HALVES, ExposureSplit

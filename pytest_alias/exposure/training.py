@@ -39,9 +39,9 @@ def load_split_tasks(split: ExposureSplit, *, suite: str | None = None, pool_sui
 def local_base(spec: str) -> Any:
     """The ``LocalModel`` a base spec names; an API model or one that already carries an adapter is refused."""
     from ..models.local import LocalModel
-    from ..models.registry import default_registry
+    from ..models.registry import process_registry
 
-    model = default_registry().create(spec)
+    model = process_registry().create(spec)
     if not isinstance(model, LocalModel):
         raise FinetuneError(f"--base {spec}: fine-tuning needs a local model (hf:PATH or smollm2)")
     if model.lora:

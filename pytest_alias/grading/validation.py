@@ -121,17 +121,9 @@ def _texts(extraction: Extraction) -> list[str]:
 
 def _grade(grade: str, extraction: Extraction, condition: Condition, mode: str, tools: TlaTools,
            timeout: float) -> GradeResult:
-    if grade == "parse":
-        from .parse_grade import grade_parse
+    from .graders import GRADERS, GradeSettings
 
-        return grade_parse(None, condition, tools, extraction=extraction)
-    if grade == "name":
-        from .name_grade import grade_name
-
-        return grade_name(None, condition, tools, timeout, extraction=extraction)
-    from .behavior import grade_behavior
-
-    return grade_behavior(None, condition, tools, timeout=timeout, mode=mode, extraction=extraction)
+    return GRADERS[grade](extraction, condition, GradeSettings(tools, timeout, mode))
 
 
 def _crashed(grade: str, exc: Exception, started: float) -> GradeResult:

@@ -173,13 +173,23 @@ def register_builtin_models(registry: ModelRegistry) -> None:
 
 def make_plugin_manager(load_entrypoints: bool = True) -> pluggy.PluginManager:
     """A plugin manager for the ``alias`` project, with installed ``alias`` entry points loaded."""
-    from .. import hookspecs
+    from . import hookspecs
 
     manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     manager.add_hookspecs(hookspecs)
     if load_entrypoints:
         manager.load_setuptools_entrypoints(hookspecs.PROJECT_NAME)
     return manager
+
+
+_PROCESS_REGISTRY: list[ModelRegistry] = []
+
+
+def process_registry() -> ModelRegistry:
+    """The process's one registry (built on first use: entry points are scanned once per process)."""
+    if not _PROCESS_REGISTRY:
+        _PROCESS_REGISTRY.append(default_registry())
+    return _PROCESS_REGISTRY[0]
 
 
 def default_registry(manager: pluggy.PluginManager | None = None) -> ModelRegistry:

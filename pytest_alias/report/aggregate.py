@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 from .. import stats
 from ..vocabulary import CONDITIONS, GRADES
 from ..records import Aggregate, Decrease, GradeAggregate
-from .outcomes import graded_verdict
+from ..verdicts import graded_verdict
 
 AGGREGATE_SCHEMA = 1
 GRADE_ORDER = GRADES

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
 from .aggregate import task_rates
-from .outcomes import graded_verdict
+from ..verdicts import graded_verdict
 
 KNOWN_NAMES_FILE = Path(__file__).resolve().parents[1] / "data" / "known_names.json"
 LISTS = ("fixed", "broader")

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from operator import methodcaller
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..grading.validation import covered_tasks  # noqa: F401 - validate-grader's format, re-exported
 from .aggregate import paired_decrease, aggregate, task_rates
@@ -172,12 +172,14 @@ def similarity_section(summary: Mapping[str, Any]) -> Section | None:
 
 
 def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
-                       exposure_rows: Sequence[dict[str, Any]] = (), split: Any = None,
+                       exposure_rows: Sequence[dict[str, Any]] = (),
+                       exposure: Callable[[list[dict[str, Any]], int, int], str] | None = None,
                        continuation_rows: Sequence[dict[str, Any]] = (),
                        resamples: int = 10_000, seed: int = 0, run: Mapping[str, Any] | None = None) -> PaperReport:
     """Every section the inputs support. ``run`` is a plugin run's metadata (its settings and
     coverage): with it the rates and decreases are the run's summary's, covered-task rows included;
-    a ``validation`` file's covered tasks take precedence over the run's."""
+    a ``validation`` file's covered tasks take precedence over the run's. ``exposure`` renders Table 2
+    from the records and likelihood rows (given ``resamples`` and ``seed``) when a split was given."""
     report = PaperReport()
     coverage = (run or {}).get("coverage") or None
     covered: set[str] | None = None
@@ -215,12 +217,8 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
                     similarity_section(report.aggregate)):
         if section is not None:
             report.sections.append(section)
-    if split is not None:
-        from ..exposure.analysis import analyse
-        from ..exposure.tables import render_markdown
-
-        report.exposure_markdown = render_markdown(analyse([*records, *exposure_rows], split, resamples=resamples,
-                                                           seed=seed))
+    if exposure is not None:  # rendered by the exposure package (it sits beside this one, not below)
+        report.exposure_markdown = exposure([*records, *exposure_rows], resamples, seed)
     return report
 
 

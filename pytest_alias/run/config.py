@@ -22,7 +22,7 @@ from ..vocabulary import GRADE_CHOICES, GRADES
 def selected_grades(value: str) -> list[str]:
     """``all`` → every grade; otherwise the one named (a usage problem naming the choices)."""
     if value not in GRADE_CHOICES:
-        raise UsageProblem(f"the grade must be one of {', '.join(GRADE_CHOICES)}, not {value!r}", option="grade")
+        raise UsageProblem(f"{{flag}} must be one of {', '.join(GRADE_CHOICES)}, not {value!r}", option="grade")
     return list(GRADES) if value == "all" else [value]
 
 
@@ -33,9 +33,9 @@ def _meaningful_maps(path: Any) -> dict[str, dict[str, str]]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageProblem(f"{path}: not a readable JSON file ({exc})", option="meaningful-maps") from None
+        raise UsageProblem(f"{{flag}} {path}: not a readable JSON file ({exc})", option="meaningful-maps") from None
     if not isinstance(data, dict) or not all(isinstance(m, dict) for m in data.values()):
-        raise UsageProblem(f"{path}: expected {{task id: {{old name: new name}}}}", option="meaningful-maps")
+        raise UsageProblem(f"{{flag}} {path}: expected {{task id: {{old name: new name}}}}", option="meaningful-maps")
     return {str(task): {str(k): str(v) for k, v in names.items()} for task, names in data.items()}
 
 
@@ -48,7 +48,7 @@ def _exposure_split(path: Any) -> Any:
     try:
         return load_split(path)
     except SplitError as exc:
-        raise UsageProblem(str(exc), option="exposure-split") from None
+        raise UsageProblem(f"{{flag}}: {exc}", option="exposure-split") from None
 
 
 def _covered(value: Any) -> Any:
@@ -60,7 +60,7 @@ def _covered(value: Any) -> Any:
     try:
         return frozenset(covered_tasks(json.loads(Path(value).read_text(encoding="utf-8"))))
     except (OSError, ValueError) as exc:
-        raise UsageProblem(f"{value}: {exc}", option="covered") from None
+        raise UsageProblem(f"{{flag}} {value}: {exc}", option="covered") from None
 
 
 @dataclass(frozen=True)
@@ -97,14 +97,14 @@ class RunConfig:
         reports = tuple(Path(p) for p in options["report"] or ())
         for path in reports:
             if path.suffix.lower() not in REPORT_SUFFIXES:
-                raise UsageProblem(f"{path}: the suffix must be one of {', '.join(REPORT_SUFFIXES)}", option="report")
+                raise UsageProblem(f"{{flag}} {path}: the suffix must be one of {', '.join(REPORT_SUFFIXES)}", option="report")
         try:
             gates = tuple(parse_gate(text) for text in options["gate"] or ())
         except GateError as exc:
             raise UsageProblem(str(exc)) from None
         conditions = tuple(options["conditions"])
         if "meaningful" in conditions and not options.get("meaningful_maps"):
-            raise UsageProblem("the conditions include meaningful, which needs a meaningful-name map file "
+            raise UsageProblem("{flag} includes meaningful, which needs {flag:meaningful-maps} "
                                "(a JSON file {task id: {old name: new name}})", option="conditions")
         covered_value = options.get("covered")
         return cls(

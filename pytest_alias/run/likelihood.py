@@ -26,10 +26,10 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
 
     unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
     if unknown or not kinds:
-        raise UsageProblem(f"choose from {', '.join(CONDITION_CHOICES)}, not {','.join(kinds) or 'nothing'}",
+        raise UsageProblem(f"{{flag}}: choose from {', '.join(CONDITION_CHOICES)}, not {','.join(kinds) or 'nothing'}",
                            option="conditions")
     if "meaningful" in kinds and not meaningful_maps:
-        raise UsageProblem("meaningful needs a meaningful-name map file (a JSON file {task id: {old name: new name}})",
+        raise UsageProblem("{flag} meaningful needs {flag:meaningful-maps} (a JSON file {task id: {old name: new name}})",
                            option="conditions")
     options = {**defaults(), "suite": suite, "conditions": tuple(dict.fromkeys(("random", *kinds))),
                "cache_dir": cache_dir, "meaningful_maps": meaningful_maps}
@@ -38,7 +38,7 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
     workspace = Workspace(RunConfig.from_options(options))
     model = workspace.registry.create(spec)
     if not isinstance(model, LocalModel):
-        raise UsageProblem(f"{spec}: likelihoods need a local model (hf:PATH or smollm2), whose "
+        raise UsageProblem(f"{{flag}} {spec}: likelihoods need a local model (hf:PATH or smollm2), whose "
                            "token probabilities ALIAS can read", option="model")
     prepared = workspace.prepared_conditions(live=live)
     if ids is not None:

@@ -25,6 +25,7 @@ class Workspace:
     def __init__(self, config: RunConfig) -> None:
         self.config = config
         self._cases: list[Case] | None = None
+        self._prepared: list[tuple[Any, Any]] | None = None  # the run's conditions, prepared once
         self._models: dict[str, Any] = {}
         self._coverage: Coverage | None = None
 
@@ -54,9 +55,9 @@ class Workspace:
     @functools.cached_property
     def registry(self) -> Any:
         """The model registry (built-in models and every plugin's), built once per process."""
-        from ..models.registry import default_registry
+        from ..models.registry import process_registry
 
-        return default_registry()
+        return process_registry()
 
     def store(self) -> Any:
         """The generation store in this run's mode."""
@@ -78,8 +79,20 @@ class Workspace:
         (this run's conditions by default), from the condition cache or built and stored."""
         from ..cir.prepared import prepare_all
 
-        return prepare_all(self.condition_cache, self.tasks(), kinds or self.config.conditions, seed=self.config.seed,
-                           meaningful_maps=self.config.meaningful_maps, tools=lambda: self.tools, live=live)
+        own = kinds is None or tuple(kinds) == tuple(self.config.conditions)
+        if own and self._prepared is not None:
+            return self._prepared
+        prepared = prepare_all(self.condition_cache, self.tasks(), kinds or self.config.conditions,
+                               seed=self.config.seed, meaningful_maps=self.config.meaningful_maps,
+                               tools=lambda: self.tools, live=live)
+        if own:
+            self._prepared = prepared
+        return prepared
+
+    def adopt_prepared(self, prepared: list[tuple[Any, Any]]) -> None:
+        """Use the conditions the controller prepared (an xdist worker gets them at start-up, so it
+        needs neither the suite's files nor the controller's condition cache)."""
+        self._prepared = prepared
 
     def cases(self, *, live: bool = False) -> list[Case]:
         """Every case of the run, sorted (the same list in every xdist worker). Conditions come from
@@ -101,7 +114,7 @@ class Workspace:
             try:
                 model = self.registry.check(spec, **self._model_options(spec))
             except (ValueError, ImportError, OSError) as exc:  # ModelSpecError, ReplayError, missing extras
-                raise UsageProblem(f"{spec}: {exc}", option="model") from None
+                raise UsageProblem(f"{{flag}} {spec}: {exc}", option="model") from None
             if model is not None:
                 self._models[spec] = model
 
@@ -111,7 +124,7 @@ class Workspace:
             try:
                 self._models[spec] = self.registry.create(spec, **self._model_options(spec))
             except (ValueError, ImportError, OSError) as exc:  # unknown model, missing key or extra
-                raise UsageProblem(f"{spec}: {exc}", option="model") from None
+                raise UsageProblem(f"{{flag}} {spec}: {exc}", option="model") from None
         return self._models[spec]
 
     def generate(self, cases: Sequence[Case], *, live: bool) -> dict[tuple[str, str, int, str], Any]:
