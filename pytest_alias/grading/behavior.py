@@ -173,7 +173,8 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     gen_main = staging.spec.main
     gen_text = staging.spec.modules[gen_main]
     details["stage"] = Stage.SPEC
-    formula = spec_formula(staging.spec.modules, gen_main, ref_cfg.specification)
+    # The formula TLC would run with the cfg: an output's extra FairSpec beside the named Spec is not it.
+    formula = spec_formula(staging.spec.modules, gen_main, ref_cfg.specification, as_named=True)
     if formula is None:
         return verdict(False, "output has no spec formula (Init /\\ [][Next]_v) nor Init and Next operators")
     details["spec_formula"] = formula.name or "INIT Init NEXT Next"

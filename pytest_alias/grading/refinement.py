@@ -310,21 +310,24 @@ def _mentions_fairness(syntaxes: list[ModuleSyntax], name: str, depth: int) -> b
                              for word in dict.fromkeys(_WORD.findall(text)))
 
 
-def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None) -> SpecFormula | None:
+def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None, *,
+                 as_named: bool = False) -> SpecFormula | None:
     """G's spec formula (appendix H): the cfg's SPECIFICATION name if G defines it, else ``Spec``,
     else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators. A
     definition that only adds fairness to the one found (``FairSpec == Spec /\\ WF_v(Next)``) is
-    taken instead.
+    taken instead, except, with ``as_named``, when the one found is the cfg's name or ``Spec``: then
+    it is the formula TLC itself would run with the cfg (bound as appendix H binds it), and an extra
+    ``FairSpec`` beside it is not what the cfg asks for.
 
     G's definitions include those of the staged ``modules`` it EXTENDS (its own come first), so an
     output that extends a provided module may take its spec formula from there."""
     syntaxes = extended_syntaxes(modules, gen_name)
     defined = [d.name for syntax in syntaxes for d in syntax.definitions if d.scope == "module"]
-    candidates = [n for n in (cfg_spec, "Spec") if n] + defined
-    for name in dict.fromkeys(candidates):
+    named = [n for n in (cfg_spec, "Spec") if n]
+    for name in dict.fromkeys(named + defined):
         split = _split_named(syntaxes, name, depth=2)
         if split is not None:
-            chosen = _fair_extension(syntaxes, name, defined)
+            chosen = name if as_named and name in named else _fair_extension(syntaxes, name, defined)
             return SpecFormula(chosen, *split, fair=_mentions_fairness(syntaxes, chosen, depth=3))
     if "Init" in defined and "Next" in defined:
         return SpecFormula(None, "Init", "Next")

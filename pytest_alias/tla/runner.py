@@ -21,6 +21,7 @@ from .cache import RunCache, cache_disabled, content_key, default_cache_dir, fil
 from .cfg import CfgError, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import StateGraph, parse_dot
 from .launcher import Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap, machine_fault
+from .library import needed_library
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
 from .tlc import TlcResult, classify
@@ -87,7 +88,7 @@ class TlaTools:
 
     def sany(self, spec: SpecFiles, *, timeout: float = DEFAULT_SANY_TIMEOUT) -> SanyResult:
         """Strict SANY on ``spec.main`` (imported modules staged beside it)."""
-        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=files_digest(spec.modules),
+        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=_staged_digest(spec),
                           heap=heap_cap())
         entry = self._cached(key)
         if entry is not None:
@@ -143,9 +144,8 @@ class TlaTools:
         tlc_flags = ["-workers", str(workers), *PINNED_FLAGS, *cfg_flags, *flags]
         if not deadlock and "-deadlock" not in tlc_flags:
             tlc_flags.append("-deadlock")
-        files = dict(spec.modules)
         key = content_key(
-            "tlc", jar=self.toolchain.identity, main=spec.main, files=files_digest(files),
+            "tlc", jar=self.toolchain.identity, main=spec.main, files=_staged_digest(spec),
             cfg=files_digest({"cfg": cfg_text}), flags=tlc_flags, graph=dump_graph, timeout=timeout,
             heap=heap_cap(),  # a verdict such as "Java heap space" can change with it
         )
@@ -193,6 +193,12 @@ def cap_output(output: str, limit: int = MAX_OUTPUT_CHARS, head: int = KEPT_HEAD
     end = end[end.find("\n") + 1:] if "\n" in end else end
     cut = len(output) - len(start) - len(end)
     return f"{start}[ALIAS: {cut} characters of tool output cut here]\n{end}"
+
+
+def _staged_digest(spec: SpecFiles) -> dict[str, str]:
+    """The digest of every module a run stages: the spec's own and the shipped library modules it
+    imports (see :mod:`.library`), so a change to a library module misses old cache entries."""
+    return files_digest({**needed_library(spec.modules), **spec.modules})
 
 
 def _raise_environment_fault(tool: str, run: ToolRun) -> None:

@@ -205,7 +205,10 @@ def stage(spec: SpecFiles, cfg_text: str | None = None) -> Iterator[Staged]:
         workdir, tmpdir = root / "work", root / "tmp"
         workdir.mkdir()
         tmpdir.mkdir()
-        for name, text in spec.modules.items():
+        from .library import needed_library  # here: library imports this module
+
+        # The spec's own modules last: a module it brings wins over a shipped one of the same name.
+        for name, text in {**needed_library(spec.modules), **spec.modules}.items():
             (workdir / f"{name}.tla").write_text(text, encoding="utf-8")
         cfg_path = None
         if cfg_text is not None:
