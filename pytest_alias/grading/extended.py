@@ -232,7 +232,7 @@ def _gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ..
         extends = main + (", TLC" if inputs.bindings.needs_tlc else "")
         wrapper = f"{inputs.prefix}Dump_{main}"
         modules[wrapper] = (f"---- MODULE {wrapper} ----\nEXTENDS {extends}\n"
-                            + "\n".join(inputs.bindings.definitions(inputs.prefix)) + "\n====\n")
+                            + "\n".join(inputs.bindings.definitions(inputs.prefix, dict(constants))) + "\n====\n")
         main = wrapper
     return SpecFiles(main, modules, render_cfg(cfg))
 

@@ -366,7 +366,7 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
     p = prefix
     ref = f"{p}Ref"
     bindings = bindings or Bindings()
-    lines = [*bindings.definitions(p),
+    lines = [*bindings.definitions(p, dict(mapping.constants)),
              _instance(ref, ref_module, mapping.as_dict if substitutions is None else substitutions)]
     aliases: dict[str, str] = {}
     invariants: list[str] = []
