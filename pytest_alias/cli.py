@@ -262,12 +262,37 @@ def _flat_mapping(details: Mapping[str, Any]) -> dict[str, str] | None:
     return flat
 
 
+def _no_verdict(args: argparse.Namespace, reason: str, side: str, stage: str) -> dict[str, Any]:
+    """The ``--json`` object of a grade that could not run (a cfg or file that cannot be read)."""
+    return {"grade": args.grade, "mode": args.mode, "passed": False, "reason": reason, "side": side, "stage": stage,
+            "mapping": None, "tlc_runs": 0, "seconds": 0.0}
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
-    """Grade one model output against a reference module and its cfg; exit 0 when it passes."""
+    """Grade one model output against a reference module and its cfg; exit 0 when it passes.
+
+    With ``--json`` a verdict object is printed whatever happens: a reference, cfg or output that
+    cannot be read gives one too (``passed`` false, ``side`` and ``stage`` saying why), then the
+    usual one-line error and exit code 2."""
+    if not args.json:
+        return _grade_command(args)
+    try:
+        return _grade_command(args)
+    except (UserError, SpecError, CfgError) as exc:
+        about_cfg = isinstance(exc, CfgError) or (args.cfg is not None and str(args.cfg) in str(exc))
+        about_output = str(args.output) in str(exc)
+        side, stage = ("reference", "cfg") if about_cfg else ("grader", "extract") if about_output else (
+            "reference", "stage")
+        print(json.dumps(_no_verdict(args, str(exc), side, stage)))
+        raise
+
+
+def _grade_command(args: argparse.Namespace) -> int:
     from .grading.validation import ModeUnavailable, guarded_grade
     from .tasks.model import Task
 
-    reference = _spec_with_cfg(args.reference, args.cfg)
+    # The cfg is not checked here: a cfg the grade cannot read is a verdict of its own (side reference).
+    reference = SpecFiles.from_path(args.reference, args.cfg)
     if not args.output.is_file():
         raise UserError(f"{args.output}: no such output file")
     try:
@@ -289,6 +314,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         "mode": args.mode,
         "passed": result.passed,
         "reason": result.reason,
+        "side": None if result.passed else str(result.details.get("side", "output")),
+        "stage": str(result.details["stage"]) if "stage" in result.details else None,
         "mapping": _flat_mapping(result.details) if result.grade == "behavior" else None,
         "tlc_runs": tools.launches["tlc"] - before,
         "seconds": round(result.seconds, 3),

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..tasks.model import Condition
-from ..tla.cfg import Cfg, render_cfg
+from ..tla.cfg import CHECK_ONLY_KINDS, Cfg, render_cfg
 from ..tla.graph import StateGraph
 from ..tla.cache import content_key, files_digest
 from ..tla.runner import TlaTools
@@ -64,7 +64,7 @@ _NEEDS_MAPPING = ("CONSTRAINT", "ACTION_CONSTRAINT")
 #: Sections dropped for a graph dump: the dump is about reachable states, not about properties; and
 #: both graphs are dumped whole, without SYMMETRY or VIEW reduction, so that they compare exactly
 #: (the confirming TLC checks still run with R's SYMMETRY and VIEW).
-_NOT_FOR_DUMP = ("INVARIANT", "PROPERTY", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION", "SYMMETRY", "VIEW")
+_NOT_FOR_DUMP = (*CHECK_ONLY_KINDS, "SYMMETRY")
 
 Verdict = Callable[[bool, "str | None"], GradeResult]
 

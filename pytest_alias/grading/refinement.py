@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, NamesSection, render_cfg
+from ..tla.cfg import CHECK_ONLY_KINDS, Cfg, ConstantEntry, ConstantsSection, render_cfg
 from ..tla.specfiles import SpecFiles
 from ..tla.specfiles import blank_comments as _blank_comments
 from ..tla.syntax import ModuleSyntax
@@ -476,10 +476,8 @@ def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_modu
         lines.append(f"{p}GenFair == {p}Gen!{gen.name}")
         aliases[f"{p}GenFair"] = f"the output's specification {gen.name} with its fairness"
         checked.append(f"{p}GenFair")
-    base = Cfg(tuple(s for s in ref_cfg.sections
-                     if not (isinstance(s, NamesSection) and s.kind in ("INVARIANT", "PROPERTY", "VIEW", "ALIAS",
-                                                                         "POSTCONDITION"))
-                     and s.kind != "CHECK_DEADLOCK"))
+    # R's own checks (and what TLC prints or checks at the end) are not G's safety: left out.
+    base = ref_cfg.without(*CHECK_ONLY_KINDS)
     cfg = base.with_added("PROPERTY", *checked)
     wrapper = f"{p}Rev_{short_hash(ref_module, gen_module, *staged.modules.values())}"
     modules = {**staged.modules, gen_module: gen_text, wrapper: _module(wrapper, ref_module, lines)}

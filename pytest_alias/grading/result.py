@@ -42,6 +42,7 @@ class Evidence(TypedDict, total=False):
     distinct_states: int | None
     tlc_seconds: float
     tlc_cached: bool
+    unsupported_keyword: str  # the cfg keyword the configured jar predates (stage "toolchain")
     # the behavior grade: the spec formula, the mapping search and its checks
     spec_formula: str
     mapping: dict[str, Any] | None

@@ -88,7 +88,8 @@ def not_graded_line(model_entry: Mapping[str, Any]) -> str | None:
              for condition, count in (entry.get("not_graded") or {}).items()]
     if not parts:
         return None
-    return ("samples without a verdict (model, reference or grader error; left out of the rates, never "
+    return ("samples without a verdict (model, reference or grader error, or a toolchain limit: a cfg keyword the "
+            "tla2tools.jar predates; left out of the rates, never "
             "counted as failures): " + ", ".join(parts))
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
-from .cfg import CfgError, adapt_for_tlc, parse_cfg, render_cfg
+from .cfg import CfgError, UnsupportedKeyword, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import StateGraph, parse_dot
 from .launcher import Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap, machine_fault
 from .library import needed_library
@@ -44,6 +44,14 @@ def prepare_cfg(cfg_text: str, supported: frozenset[str]) -> tuple[str, list[str
     adapted, flags = adapt_for_tlc(cfg, supported)
     # Keep the author's text when nothing had to change: TLC reads exactly what was written.
     return (cfg_text if adapted == cfg else render_cfg(adapted)), list(flags)
+
+
+def unsupported_keyword_message(keyword: str, toolchain: Toolchain) -> str:
+    """One line saying that the jar predates a cfg keyword, and how to use a newer one."""
+    jar = toolchain.jar
+    return (f"the cfg uses {keyword}, which this tla2tools.jar (TLC {jar.tlc_version}, {jar.source}) predates; "
+            f"point ALIAS_TLA2TOOLS at a newer tla2tools.jar (export ALIAS_TLA2TOOLS=/path/to/tla2tools.jar) "
+            f"to check it")
 
 
 class TlaTools:
@@ -139,6 +147,9 @@ class TlaTools:
             return _failed("config_error", f"module {spec.main} has no cfg to model-check with"), None
         try:
             cfg_text, cfg_flags = prepare_cfg(spec.cfg, self.toolchain.jar.cfg_keywords)
+        except UnsupportedKeyword as exc:
+            message = f"cfg: {unsupported_keyword_message(exc.keyword, self.toolchain)}"
+            return dataclasses.replace(_failed("config_error", message), unsupported_keyword=exc.keyword), None
         except CfgError as exc:
             return _failed("config_error", f"cfg: {exc}"), None
         tlc_flags = ["-workers", str(workers), *PINNED_FLAGS, *cfg_flags, *flags]

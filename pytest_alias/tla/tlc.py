@@ -85,6 +85,8 @@ class TlcResult:
     launcher: str = "fresh"
     cached: bool = False
     flags: tuple[str, ...] = ()
+    #: The cfg keyword the configured jar predates, when that kept TLC from running: a toolchain limit.
+    unsupported_keyword: str | None = None
 
     @property
     def ok(self) -> bool:

