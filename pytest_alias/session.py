@@ -169,12 +169,16 @@ class Settings:
         """``(task, [(condition or None, skip reason), …])`` per task of the suite, sorted by id, for
         ``kinds`` (this run's conditions by default), from the condition cache or built and stored."""
         from .cir.prepared import prepare_all
-        from .tasks.suites import SuiteError, load_suite
+        from .tasks.suites import SuiteError, load_suite_report
 
         try:
-            tasks = sorted(load_suite(self.suite), key=lambda task: task.id)
+            report = load_suite_report(self.suite)
         except SuiteError as exc:
             raise ValueError(str(exc)) from None
+        tasks = sorted(report.tasks, key=lambda task: task.id)
+        if report.skipped:  # said once in the summary (see ``skipped_line``)
+            self._memo["skipped_line"] = (f"alias: suite {self.suite}: {len(report.skipped)} task(s) skipped, e.g. "
+                                          f"{report.skipped[0]}; 'tla-alias tasks {self.suite} --skipped' lists why")
         return prepare_all(self.condition_cache(), tasks, kinds or self.conditions, seed=self.seed,
                            meaningful_maps=self.meaningful_maps, tools=lambda: self.tools, live=live)
 
@@ -328,7 +332,8 @@ class AliasSession:
                 for line in [*summary_lines(self.aggregate), *outcome_lines(self.sorted_records()),
                              *self.exposure_lines]:
                     terminal.write_line(line)
-            for message in self.messages:
+            skipped = self.settings._memo.get("skipped_line")  # tasks the suite could not load
+            for message in [*([skipped] if skipped else []), *self.messages]:
                 terminal.write_line(message)
         except Exception as exc:  # never hide test results behind a summary error
             terminal.write_line(f"alias: summary failed: {exc}")
