@@ -40,7 +40,7 @@ from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
 from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
-from .refinement import (Check, explain_check, forward_check, renamed_module, reverse_check,
+from .refinement import (Check, explain_check, fairness_fallback, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
 from .result import Evidence, GradeResult
 
@@ -194,8 +194,11 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     bindings = reference_bindings(tools, condition, ref_cfg, ref_decl, timeout)
     if bindings.values or bindings.skipped:
         details["bindings"] = {"values": dict(bindings.values), "skipped": dict(bindings.skipped)}
+    # R's own formula, read as G's is: its safety part stands in where TLC cannot evaluate its fairness.
+    ref_formula = (spec_formula(condition.module_map, condition.main, ref_cfg.specification, as_named=True)
+                   if ref_cfg.specification is not None else None)
     inputs = ExtendedInputs(condition, staging.spec, staged, gen_module, formula, ref_module, ref_decl, gen_decl,
-                            ref_cfg, prefix, labels, bindings)
+                            ref_cfg, prefix, labels, bindings, ref_formula)
     if mode == "extended":
         free = unconstrained_variables(staging.spec.modules, gen_main, formula, gen_decl.variables)
         if free:
@@ -273,12 +276,20 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             attempts.append(attempt)
         failure: str | None = None
         for direction in ("forward", "reverse"):
-            check = (forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
-                                   bindings=inputs.bindings)
-                     if direction == "forward" else
-                     reverse_check(staged, inputs.gen_module, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
-                                   fairness=fairness))
+            def build(safety: bool = False) -> Check:
+                if direction == "forward":
+                    return forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
+                                         bindings=inputs.bindings, ref_safety=inputs.ref_formula if safety else None)
+                return reverse_check(staged, inputs.gen_module, formula, ref_module, ref_decl, ref_cfg, mapping,
+                                     prefix, fairness=fairness and not safety)
+
+            check = build()
             result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
+            fallback = fairness_fallback(direction, result, inputs.ref_formula, formula, fairness)
+            if fallback is not None:  # TLC cannot evaluate the fairness as a property: its safety part instead
+                attempt.setdefault("fairness_unchecked", []).append(fallback)
+                check = build(safety=True)
+                result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
             attempt[direction] = result.status
             if why is not None:
                 failure = f"{direction} check failed under mapping {mapping.describe()}: {why}"
@@ -286,6 +297,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 break
         if failure is None:
             details.update({"mappings_tried": tried, "mapping": mapping.to_dict()})
+            if attempt.get("fairness_unchecked"):  # a fairness TLC cannot evaluate as a property
+                details["fairness_unchecked"] = attempt["fairness_unchecked"]
             if formula.fair and not fairness:
                 add_leniency(details, "fairness", f"the output's fairness in {formula.name} was not checked "
                                                   "(the paper's reverse check tests its safety formula only)")

@@ -356,16 +356,24 @@ def _module(name: str, extends: str, body: list[str]) -> str:
 
 def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl: Declared, ref_cfg: Cfg,
                   mapping: NameMapping, prefix: str, *, substitutions: Mapping[str, str] | None = None,
-                  derived: tuple[str, ...] = (), bindings: Bindings | None = None) -> Check:
+                  derived: tuple[str, ...] = (), bindings: Bindings | None = None,
+                  ref_safety: SpecFormula | None = None) -> Check:
     """Run G; check R's spec formula, invariants and properties (through ``INSTANCE``) under ``mapping``.
 
     ``substitutions`` (R's name → G-expression) replaces the plain renaming when values are encoded;
     ``derived`` names R's constants that G defines instead of declaring (their cfg values are dropped);
     ``bindings`` gives G the values R's cfg binds through R's own definitions (``Node <- N1``).
+    ``ref_safety`` (R's spec formula, as :func:`spec_formula` reads it) checks only its safety part
+    ``Init /\\ [][Next]_v`` instead of the whole formula: for a reference whose fairness TLC cannot
+    evaluate as a property (see :func:`fairness_unevaluable`).
     """
     p = prefix
     ref = f"{p}Ref"
     bindings = bindings or Bindings()
+    if ref_safety is not None:
+        # R's Init and Next as definitions of its renamed copy, so the instance can name them.
+        staged = SpecFiles(staged.main, {**staged.modules, ref_module: with_definitions(
+            staged.modules[ref_module], f"{p}RInit =={ref_safety.init}\n{p}RNext =={ref_safety.next}\n")})
     lines = [*bindings.definitions(p, dict(mapping.constants)),
              _instance(ref, ref_module, mapping.as_dict if substitutions is None else substitutions)]
     aliases: dict[str, str] = {}
@@ -377,7 +385,12 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
         aliases[name] = meaning
         return name
 
-    if ref_cfg.specification is not None:
+    if ref_cfg.specification is not None and ref_safety is not None:
+        gen_vars = tuple(g for _, g in mapping.variables)
+        formula = f"{ref}!{p}RInit /\\ [][{ref}!{p}RNext]_{_tuple(gen_vars)}"
+        properties.append(alias(f"{p}RefSpec", formula, f"the reference's safety formula Init /\\ [][Next]_vars "
+                                                         f"(of {ref_cfg.specification})"))
+    elif ref_cfg.specification is not None:
         properties.append(alias(f"{p}RefSpec", f"{ref}!{ref_cfg.specification}",
                                 f"the reference's specification {ref_cfg.specification}"))
     elif ref_cfg.init is not None and ref_cfg.next is not None:
@@ -407,6 +420,40 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
     extends = staged.main + (", TLC" if bindings.needs_tlc else "")
     modules = {**staged.modules, wrapper: _module(wrapper, extends, lines)}
     return Check("forward", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)
+
+
+#: What TLC prints when it cannot evaluate a formula's fairness as a property: ENABLED of an action
+#: that leaves a variable of the subscript unbound (TLC, checking the spec itself, never needs it
+#: unless a liveness property is checked).
+_UNEVALUABLE = ("is either undefined or not an operator", "cannot handle the temporal formula")
+
+
+def fairness_unevaluable(result: TlcResult) -> bool:
+    """Whether a check's TLC run stopped because TLC could not evaluate a formula it was given
+    (rather than finding a violation): then a fair formula is checked for its safety part only."""
+    text = f"{result.message or ''}\n{result.output}"
+    return result.status == "crash" and any(marker in text for marker in _UNEVALUABLE)
+
+
+def fairness_fallback(direction: str, result: TlcResult, ref_formula: SpecFormula | None, gen: SpecFormula,
+                      fairness: bool) -> str | None:
+    """Why ``direction``'s check should run again on a safety part (None: it should not).
+
+    TLC evaluates a formula's fairness only for liveness checking, and cannot when the action leaves
+    a variable of the subscript unbound (``WF_vars(inc(self))`` with ``UNCHANGED y`` written in Next
+    only): such a reference passes TLC with its cfg when that checks no liveness, yet its fairness
+    as a property of the forward check (or the output's, in the reverse check with ``fairness``)
+    stops TLC. Then, as TLC itself never evaluates that fairness for the cfg, the check runs again
+    with the safety part ``Init /\\ [][Next]_v`` of that formula."""
+    if not fairness_unevaluable(result):
+        return None
+    if direction == "forward" and ref_formula is not None and ref_formula.fair:
+        return ("TLC cannot evaluate the reference's fairness as a property (an action of it leaves a variable "
+                "unbound); the forward check took its safety part Init /\\ [][Next]_vars")
+    if direction == "reverse" and fairness and gen.fair:
+        return ("TLC cannot evaluate the output's fairness on the reference's behaviors; the reverse check took "
+                "its safety part Init /\\ [][Next]_v")
+    return None
 
 
 def _constants_for_gen(ref_cfg: Cfg, mapping: NameMapping, derived: tuple[str, ...] = ()) -> Cfg:

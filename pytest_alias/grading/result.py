@@ -60,6 +60,7 @@ class Evidence(TypedDict, total=False):
     fallback: Any
     leniency: list[str]
     leniency_notes: list[str]
+    fairness_unchecked: list[str]  # a fairness TLC cannot evaluate as a property: its safety part was checked
     launches_after_sany: int
     encodings: Any
     output_reason: str | None
