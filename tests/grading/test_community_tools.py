@@ -226,27 +226,32 @@ ModelStart == n1""")
 RING_OTHER_NAMES = (RING_RENAMED.replace("n1", "a1").replace("n2", "a2").replace("n3", "a3"))
 RING_TOO_FEW = RING_RENAMED.replace("\\E n \\in Node", "\\E n \\in Node \\ {Start}")
 
-# Class 3: a PlusCal-style translation: x updated with EXCEPT in actions of process self, with a
-# temporal property over x.
+# Class 3: a PlusCal-style spec: x updated with EXCEPT in actions of process self that leave y to
+# Next's UNCHANGED, fair per process, with a temporal property over x. TLC checks it cleanly (the
+# property is safety, so TLC never evaluates the fairness), but that fairness as a property (the
+# forward check's) stops TLC: "the identifier y is either undefined or not an operator".
 PROCS = module("Procs", """EXTENDS Naturals
 CONSTANT N
-VARIABLES x, pc
-vars == <<x, pc>>
+VARIABLES x, pc, y
+vars == <<x, pc, y>>
 ProcSet == 1..N
 Init == /\\ x = [p \\in ProcSet |-> 0]
         /\\ pc = [self \\in ProcSet |-> "inc"]
+        /\\ y = 0
 inc(self) == /\\ pc[self] = "inc"
              /\\ x' = [x EXCEPT ![self] = x[self] + 1]
              /\\ pc' = [pc EXCEPT ![self] = "Done"]
 proc(self) == inc(self)
 Terminating == /\\ \\A self \\in ProcSet: pc[self] = "Done"
                /\\ UNCHANGED vars
-Next == (\\E self \\in ProcSet: proc(self)) \\/ Terminating
+Next == (\\E self \\in ProcSet: proc(self) /\\ UNCHANGED y) \\/ Terminating
 Spec == /\\ Init /\\ [][Next]_vars
         /\\ \\A self \\in ProcSet : WF_vars(proc(self))
-AllDone == <>(\\A p \\in ProcSet : x[p] = 1)
-Grows == [][\\A p \\in ProcSet : x'[p] >= x[p]]_x""")
-PROCS_TASK = Task("procs", "procs", {"Procs": PROCS}, cfg="CONSTANT N = 2\nSPECIFICATION Spec\nPROPERTY AllDone Grows\n")
+Grows == [][\\A p \\in ProcSet : x'[p] >= x[p]]_x
+AllDone == <>(\\A p \\in ProcSet : x[p] = 1)""")
+PROCS_TASK = Task("procs", "procs", {"Procs": PROCS}, cfg="CONSTANT N = 2\nSPECIFICATION Spec\nPROPERTY Grows\n")
+PROCS_LIVE_TASK = Task("procs-live", "procs", {"Procs": PROCS},
+                       cfg="CONSTANT N = 2\nSPECIFICATION Spec\nPROPERTY Grows AllDone\n")
 
 CLASSES = {
     # name: (task, output, passes, words of a failing reason)
@@ -258,6 +263,8 @@ CLASSES = {
     "2-smaller-moves": (RING_TASK, RING_TOO_FEW, False, ()),
     "3-reference-itself": (PROCS_TASK, PROCS, True, ()),
     "3-never-increments": (PROCS_TASK, PROCS.replace("x[self] + 1", "x[self]"), False, ()),
+    "3-decrements": (PROCS_TASK, PROCS.replace("[p \\in ProcSet |-> 0]", "[p \\in ProcSet |-> 2]")
+                     .replace("x[self] + 1", "x[self] - 1"), False, ()),
 }
 
 
@@ -284,3 +291,19 @@ def test_class2_the_model_is_the_references_values(tools: TlaTools) -> None:
     assert result.passed, result.reason
     assert result.details["bindings"]["values"] == {"Node": "{n1, n2, n3}", "Start": "n1"}
     assert result.details["bindings"]["skipped"] == {}
+
+
+def test_class3_the_reference_is_checked_cleanly_by_tlc_and_by_the_grade(tools: TlaTools) -> None:
+    assert tools.tlc(PROCS_TASK.spec(), deadlock=False, timeout=60).ok  # TLC never evaluates the fairness
+    for mode in MODES:
+        result = grade_behavior(PROCS, PROCS_TASK.original(), tools, timeout=60, mode=mode)
+        assert result.passed, (mode, result.reason)
+        assert "safety part" in result.details["fairness_unchecked"][0]
+
+
+def test_class3_with_a_liveness_property_tlc_itself_stops_so_the_reference_is_not_gradeable(tools: TlaTools) -> None:
+    assert not tools.tlc(PROCS_LIVE_TASK.spec(), deadlock=False, timeout=60).ok
+    for mode in MODES:
+        result = grade_behavior(PROCS, PROCS_LIVE_TASK.original(), tools, timeout=60, mode=mode)
+        assert not result.passed and result.details["side"] == "reference", (mode, result.reason)
+        assert (result.reason or "").startswith("the reference cannot be graded this way")
