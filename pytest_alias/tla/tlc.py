@@ -107,6 +107,8 @@ class TlcResult:
         """One line saying what TLC found."""
         if self.status == "ok":
             return f"TLC passed: {self.distinct_states} distinct states"
+        if self.unsupported_keyword is not None:  # TLC did not run: the jar predates the cfg
+            return f"toolchain limitation: {(self.message or '').removeprefix('cfg: ')}"
         head = self.status.replace("_", " ")
         if self.violated:
             head += f" of {self.violated}"
