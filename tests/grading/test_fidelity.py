@@ -120,8 +120,13 @@ CASES = {
     "class4-choose-override": (SLOT_TASK, SLOT, {"paper": True, "extended": True}, ()),
     "class5-fairness-tlc-cannot-evaluate": (HALF_TASK, HALF.replace("WF_<<x, y>>(A)", "WF_<<x, y>>(Next)"),
                                             {"paper": True, "extended": True}, ()),
-    "class5-reference-not-gradeable": (HALF_LIVE_TASK, HALF.replace("WF_<<x, y>>(A)", "WF_<<x, y>>(Next)"),
-                                       {"paper": False, "extended": False}, ("reference cannot be graded",)),
+    # With a liveness property TLC itself stops on the reference's fairness: the reference graded
+    # against itself fails, while an output whose fairness TLC can evaluate is graded on R's safety
+    # part and R's property.
+    "class5-reference-not-gradeable": (HALF_LIVE_TASK, HALF, {"paper": False, "extended": False},
+                                       ("reference cannot be graded",)),
+    "class5-evaluable-output-fairness": (HALF_LIVE_TASK, HALF.replace("WF_<<x, y>>(A)", "WF_<<x, y>>(Next)"),
+                                         {"paper": True, "extended": True}, ()),
     "class7-three-constants": (THREE_TASK, THREE_OUT, {"paper": True, "extended": True}, ()),
     "class8-conjunct-order": (TICK_TASK, TICK_REORDERED, {"paper": True, "extended": True}, ()),
 }
