@@ -307,3 +307,24 @@ def test_class3_with_a_liveness_property_tlc_itself_stops_so_the_reference_is_no
         result = grade_behavior(PROCS, PROCS_LIVE_TASK.original(), tools, timeout=60, mode=mode)
         assert not result.passed and result.details["side"] == "reference", (mode, result.reason)
         assert (result.reason or "").startswith("the reference cannot be graded this way")
+
+
+FACT = module("Fact", """EXTENDS Naturals, NaturalsInduction, TLAPS
+VARIABLE n
+fact[k \\in Nat] == IF k = 0 THEN 1 ELSE k * fact[k - 1]
+THEOREM FactDef == NatInductiveDefConclusion(fact, 1, LAMBDA v, k : k * v)
+  <1>1. NatInductiveDefHypothesis(fact, 1, LAMBDA v, k : k * v)
+    BY DEF NatInductiveDefHypothesis, fact
+  <1>2. QED BY <1>1, NatInductiveDef
+THEOREM Positive == \\A k \\in Nat : fact[k] \\in Nat BY NatInduction, GeneralNatInduction, SMT DEF fact
+Init == n = 0
+Next == n < 4 /\\ n' = n + 1
+Inv == fact[n] >= 1""")
+
+
+def test_naturals_induction_is_shipped_too(tools: TlaTools) -> None:
+    assert set(needed_library({"Fact": FACT})) == {"NaturalsInduction", "TLAPS"}
+    spec = SpecFiles("Fact", {"Fact": FACT}, "INIT Init\nNEXT Next\nINVARIANT Inv\n")
+    assert tools.sany(spec).ok
+    result = tools.tlc(spec, deadlock=False, timeout=60)
+    assert result.ok and result.distinct_states == 5, result.explain()
