@@ -53,6 +53,7 @@ __all__ = [
     "parse_value",
     "render_cfg",
     "render_value",
+    "without_unsupported_checks",
 ]
 
 
@@ -804,6 +805,16 @@ def render_cfg(cfg: Cfg) -> str:
 
 
 # --- old TLC ------------------------------------------------------------------
+
+def without_unsupported_checks(cfg: Cfg, supported: Iterable[str]) -> Cfg:
+    """``cfg`` without the check-only sections (:data:`CHECK_ONLY_KINDS`) a TLC that knows only the
+    ``supported`` keywords cannot take (``CHECK_DEADLOCK`` stays: :func:`adapt_for_tlc` turns it into
+    a flag): for a run that is about the state space, not about those checks."""
+    ok = frozenset(supported)
+    return Cfg(tuple(s for s in cfg.sections
+                     if s.kind == "CHECK_DEADLOCK" or s.kind not in CHECK_ONLY_KINDS
+                     or any(_KIND.get(k) == s.kind for k in ok)))
+
 
 def adapt_for_tlc(cfg: Cfg, supported: Iterable[str]) -> tuple[Cfg, list[str]]:
     """Make ``cfg`` acceptable to a TLC that knows only the ``supported`` keywords.

@@ -328,3 +328,16 @@ def test_naturals_induction_is_shipped_too(tools: TlaTools) -> None:
     assert tools.sany(spec).ok
     result = tools.tlc(spec, deadlock=False, timeout=60)
     assert result.ok and result.distinct_states == 5, result.explain()
+
+
+def test_a_renamed_copy_is_verified_without_the_checks_the_jar_predates(tools: TlaTools) -> None:
+    from pytest_alias.cir.conditions import random_condition
+
+    if "POSTCONDITION" in tools.toolchain.jar.cfg_keywords:
+        pytest.skip("the configured tla2tools.jar supports POSTCONDITION")
+    task = Task("post", "A counter x from 0 to N; TypeOK says x is in 0..N.", {"Counter": COUNTER},
+                cfg=POST_CFG + "ALIAS TypeOK\n")
+    renamed = random_condition(task, 1, tools=tools)
+    assert renamed.valid, renamed.verification
+    assert renamed.verification is not None and renamed.verification.original is not None
+    assert renamed.verification.original.distinct_states == 4
