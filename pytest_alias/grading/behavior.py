@@ -192,8 +192,8 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     if labels:
         details["control_labels"] = list(labels)
     bindings = reference_bindings(tools, condition, ref_cfg, ref_decl, timeout)
-    if bindings.values or bindings.skipped:
-        details["bindings"] = {"values": dict(bindings.values), "skipped": dict(bindings.skipped)}
+    if bindings.values or bindings.skipped or bindings.literals:
+        details["bindings"] = {"values": {**bindings.values, **bindings.literals}, "skipped": dict(bindings.skipped)}
     # R's own formula, read as G's is: its safety part stands in where TLC cannot evaluate its fairness.
     ref_formula = (spec_formula(condition.module_map, condition.main, ref_cfg.specification, as_named=True)
                    if ref_cfg.specification is not None else None)

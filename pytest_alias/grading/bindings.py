@@ -18,7 +18,7 @@ from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, render_cfg
 from ..tla.cfg import ModelValue as CfgModelValue
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
-from ..tla.values import Function, ModelValue, format_value, make_function, parse_value
+from ..tla.values import Bool, Function, ModelValue, format_value, make_function, parse_value, sort_key
 from .mapping import Declared, extended_syntaxes
 
 _TAG = "AliasEvalBindings"
@@ -38,6 +38,9 @@ class Bindings:
     needs_tlc: bool = False
     skipped: Mapping[str, str] = field(default_factory=dict)
     model_values: Mapping[str, str] = field(default_factory=dict)
+    #: R's constant → a cfg literal of its value (``{n1, n2}``), for a value holding a model value no
+    #: constant is bound to: the cfg itself names model values, so G's model gets ``C = {n1, n2}``.
+    literals: Mapping[str, str] = field(default_factory=dict)
 
     def definitions(self, prefix: str, constants: Mapping[str, str] | None = None) -> list[str]:
         """The wrapper definitions that stand for the values; ``constants`` maps R's constants to
@@ -89,16 +92,22 @@ def reference_bindings(tools: TlaTools, condition: Condition, cfg: Cfg, ref_decl
     needs_tlc = False
     named = model_value_constants(cfg, ref_decl)
     used: dict[str, str] = {}
+    literals: dict[str, str] = {}
     for name, value in zip(names, cast(tuple, parsed)[1]):  # TLC printed <<tag, <<values>>>>
         unnamed = sorted({part.name for part in _parts(value) if isinstance(part, ModelValue)} - set(named))
         if unnamed:
-            skipped[name] = (f"its value holds the model value{'s' if len(unnamed) > 1 else ''} "
-                             f"{', '.join(unnamed)}, which no constant of the cfg is bound to")
+            literal = cfg_literal(value)
+            if literal is not None:
+                literals[name] = literal
+            else:
+                skipped[name] = (f"its value holds the model value{'s' if len(unnamed) > 1 else ''} "
+                                 f"{', '.join(unnamed)}, which no constant of the cfg is bound to, inside a value "
+                                 "a cfg cannot write")
             continue
         used.update((part.name, named[part.name]) for part in _parts(value) if isinstance(part, ModelValue))
         values[name] = format_value(value)
         needs_tlc = needs_tlc or any(isinstance(part, Function) for part in _parts(value))
-    return Bindings(values, needs_tlc, skipped, used)
+    return Bindings(values, needs_tlc, skipped, used, literals)
 
 
 def model_value_constants(cfg: Cfg, ref_decl: Declared) -> dict[str, str]:
@@ -109,6 +118,18 @@ def model_value_constants(cfg: Cfg, ref_decl: Declared) -> dict[str, str]:
                 and isinstance(entry.parsed, CfgModelValue)):
             found.setdefault(entry.parsed.name, entry.name)
     return found
+
+
+def cfg_literal(value: Any) -> str | None:
+    """``value`` as a cfg literal (numbers, strings, booleans, model values and sets of them), or None."""
+    if isinstance(value, Bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, str, ModelValue)):
+        return format_value(value)
+    if isinstance(value, frozenset):
+        parts = [cfg_literal(item) for item in sorted(value, key=sort_key)]
+        return None if None in parts else "{" + ", ".join(parts) + "}"  # type: ignore[arg-type]
+    return None
 
 
 def _with_names(text: str, names: Mapping[str, str]) -> str:
@@ -147,19 +168,22 @@ def model_strings(cfg: Cfg, bindings: Bindings) -> frozenset[str]:
             for entry in section.entries:
                 if entry.op == "=" and entry.parsed is not None:
                     walk(entry.parsed)
-    for text in bindings.values.values():
+    for text in (*bindings.values.values(), *bindings.literals.values()):
         found.update(part for part in _parts(parse_value(text)) if isinstance(part, str))
     return frozenset(found)
 
 
 def bound_cfg(cfg: Cfg, bindings: Bindings, prefix: str) -> Cfg:
-    """``cfg`` with each bound constant's ``C <- D`` replaced by ``C <- <prefix>Bind_C``."""
-    if not bindings.values:
+    """``cfg`` with each bound constant's ``C <- D`` replaced by ``C <- <prefix>Bind_C`` (or by
+    ``C = literal`` for a value only a cfg can write)."""
+    if not bindings.values and not bindings.literals:
         return cfg
 
     def entry(e: ConstantEntry) -> ConstantEntry:
         if e.op == "<-" and e.module is None and e.name in bindings.values:
             return ConstantEntry(e.name, "<-", bound_name(prefix, e.name))
+        if e.op == "<-" and e.module is None and e.name in bindings.literals:
+            return ConstantEntry(e.name, "=", bindings.literals[e.name])
         return e
 
     return Cfg(tuple(ConstantsSection(tuple(entry(e) for e in s.entries), s.keyword)

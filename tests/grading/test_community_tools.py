@@ -225,6 +225,12 @@ ModelNodes == {n1, n2, n3}
 ModelStart == n1""")
 RING_OTHER_NAMES = (RING_RENAMED.replace("n1", "a1").replace("n2", "a2").replace("n3", "a3"))
 RING_TOO_FEW = RING_RENAMED.replace("\\E n \\in Node", "\\E n \\in Node \\ {Start}")
+# The bound value is a model value no constant is bound to (``Node = {a, b, c}``): the cfg names it.
+MC_RING_CHOSEN = module("MCRing", "EXTENDS Ring\nMCStart == CHOOSE n \\in Node : TRUE")
+RING_CHOSEN_TASK = Task("ring-chosen", "ring", {"MCRing": MC_RING_CHOSEN, "Ring": RING},
+                        cfg="CONSTANTS\n  Node = {a, b, c}\n  Start <- MCStart\nSPECIFICATION Spec\n")
+RING_CHOSEN_OUT = RING.replace("MODULE Ring", "MODULE MCRing").replace(
+    "Spec ==", "First == CHOOSE n \\in Node : TRUE\nSpec ==")
 
 # Class 3: a PlusCal-style spec: x updated with EXCEPT in actions of process self that leave y to
 # Next's UNCHANGED, fair per process, with a temporal property over x. TLC checks it cleanly (the
@@ -261,6 +267,9 @@ CLASSES = {
     "2-definitions-renamed": (RING_TASK, RING_RENAMED, True, ()),
     "2-model-constants-renamed": (RING_TASK, RING_OTHER_NAMES, True, ()),
     "2-smaller-moves": (RING_TASK, RING_TOO_FEW, False, ()),
+    "2-unnamed-model-value": (RING_CHOSEN_TASK, RING_CHOSEN_OUT, True, ()),
+    "2-unnamed-model-value-other-start": (RING_CHOSEN_TASK, RING_CHOSEN_OUT.replace("Init == tok = Start",
+                                                                                   "Init == tok \\in Node"), False, ()),
     "3-reference-itself": (PROCS_TASK, PROCS, True, ()),
     "3-never-increments": (PROCS_TASK, PROCS.replace("x[self] + 1", "x[self]"), False, ()),
     "3-decrements": (PROCS_TASK, PROCS.replace("[p \\in ProcSet |-> 0]", "[p \\in ProcSet |-> 2]")
