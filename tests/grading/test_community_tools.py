@@ -350,3 +350,14 @@ def test_a_renamed_copy_is_verified_without_the_checks_the_jar_predates(tools: T
     assert renamed.valid, renamed.verification
     assert renamed.verification is not None and renamed.verification.original is not None
     assert renamed.verification.original.distinct_states == 4
+
+
+def test_every_name_a_shipped_module_defines_is_a_standard_name() -> None:
+    """The renamer and the name tables must treat the shipped modules' names as standard ones."""
+    import re
+
+    from pytest_alias.tla.keywords import STANDARD_OPERATORS
+
+    for name, text in library_modules().items():
+        defined = set(re.findall(r"^(?:THEOREM[ \t]+)?([A-Za-z_]\w*)(?:\(.*?\))?[ \t]*==(?!=)", text, re.M))
+        assert defined and defined <= STANDARD_OPERATORS[name], (name, sorted(defined - STANDARD_OPERATORS[name]))
