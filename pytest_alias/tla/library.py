@@ -5,7 +5,7 @@ that writes ``EXTENDS TLAPS`` for its proofs parses and model-checks there. The 
 bundles has no such module, and such a spec would fail every grade for a file that is not its own.
 ALIAS ships its own version (``data/library``, written for this project: every backend pragma is
 ``TRUE``) and stages it beside a spec that imports it, directly or through another module, unless
-the spec brings a module of that name itself. Run-cache keys include the staged texts, so a change
+the spec brings a module of that name itself or the configured jar ships one. Run-cache keys include the staged texts, so a change
 to a library module is never answered from an old entry.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from .specfiles import imported_modules
 
@@ -26,9 +26,10 @@ def library_modules() -> dict[str, str]:
     return {path.stem: path.read_text(encoding="utf-8") for path in sorted(LIBRARY_DIR.glob("*.tla"))}
 
 
-def needed_library(modules: Mapping[str, str]) -> dict[str, str]:
-    """The shipped modules that ``modules`` import (transitively) and do not bring themselves."""
-    shipped = library_modules()
+def needed_library(modules: Mapping[str, str], provided: Iterable[str] = ()) -> dict[str, str]:
+    """The shipped modules that ``modules`` import (transitively) and do not bring themselves; none
+    that the jar already ``provided`` (a newer tla2tools.jar may ship its own TLAPS)."""
+    shipped = {name: text for name, text in library_modules().items() if name not in set(provided)}
     needed: dict[str, str] = {}
     pending = list(modules.values())
     while pending:

