@@ -49,8 +49,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     rows += [
         ("java", f"{java.path} (Java {java.version}, from {java.source})"),
         ("tla2tools.jar", f"{jar.path} (TLC {jar.tlc_version}, from {jar.source}, sha256 {jar.sha256[:12]})"),
-        ("cfg keywords", "CHECK_DEADLOCK/ALIAS supported" if "ALIAS" in jar.cfg_keywords
-         else "old jar: CHECK_DEADLOCK FALSE becomes -deadlock; ALIAS/POSTCONDITION unsupported"),
+        ("cfg keywords", _keywords_row(jar.cfg_keywords)),
         ("launcher", f"{tools.launcher.kind}: {tools.launcher.note}"),
         ("cache", str(tools.cache_dir)),
     ]
@@ -79,6 +78,19 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         print(f"{name.ljust(width)}  {value}")
     print("toolchain works" if healthy else "toolchain is broken")
     return 0 if healthy else 1
+
+
+def _keywords_row(supported: frozenset[str]) -> str:
+    """The doctor's line on cfg keywords: those of current TLC this jar predates, and what then happens."""
+    from .tla.cfg import KEYWORDS_TLC_MODERN
+
+    missing = sorted(KEYWORDS_TLC_MODERN - supported)
+    if not missing:
+        return "every keyword of current TLC supported"
+    deadlock = "CHECK_DEADLOCK FALSE becomes -deadlock; " if "CHECK_DEADLOCK" in missing else ""
+    others = "/".join(k for k in missing if k != "CHECK_DEADLOCK")
+    return (f"older jar: {deadlock}{others} unsupported (a toolchain limitation, never the output's failure)"
+            if others else f"older jar: {deadlock.rstrip('; ')}")
 
 
 # --------------------------------------------------------------------------- check
@@ -264,12 +276,37 @@ def _flat_mapping(details: Mapping[str, Any]) -> dict[str, str] | None:
     return flat
 
 
+def _no_verdict(args: argparse.Namespace, reason: str, side: str, stage: str) -> dict[str, Any]:
+    """The ``--json`` object of a grade that could not run (a cfg or file that cannot be read)."""
+    return {"grade": args.grade, "mode": args.mode, "passed": False, "reason": reason, "side": side, "stage": stage,
+            "mapping": None, "tlc_runs": 0, "seconds": 0.0}
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
-    """Grade one model output against a reference module and its cfg; exit 0 when it passes."""
+    """Grade one model output against a reference module and its cfg; exit 0 when it passes.
+
+    With ``--json`` a verdict object is printed whatever happens: a reference, cfg or output that
+    cannot be read gives one too (``passed`` false, ``side`` and ``stage`` saying why), then the
+    usual one-line error and exit code 2."""
+    if not args.json:
+        return _grade_command(args)
+    try:
+        return _grade_command(args)
+    except (UserError, SpecError, CfgError) as exc:
+        about_cfg = isinstance(exc, CfgError) or (args.cfg is not None and str(args.cfg) in str(exc))
+        about_output = str(args.output) in str(exc)
+        side, stage = ("reference", "cfg") if about_cfg else ("grader", "extract") if about_output else (
+            "reference", "stage")
+        print(json.dumps(_no_verdict(args, str(exc), side, stage)))
+        raise
+
+
+def _grade_command(args: argparse.Namespace) -> int:
     from .grading.validation import ModeUnavailable, guarded_grade
     from .tasks.model import Task
 
-    reference = _spec_with_cfg(args.reference, args.cfg)
+    # The cfg is not checked here: a cfg the grade cannot read is a verdict of its own (side reference).
+    reference = SpecFiles.from_path(args.reference, args.cfg)
     if not args.output.is_file():
         raise UserError(f"{args.output}: no such output file")
     try:
@@ -291,6 +328,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         "mode": args.mode,
         "passed": result.passed,
         "reason": result.reason,
+        "side": None if result.passed else str(result.details.get("side", "output")),
+        "stage": str(result.details["stage"]) if "stage" in result.details else None,
         "mapping": _flat_mapping(result.details) if result.grade == "behavior" else None,
         "tlc_runs": tools.launches["tlc"] - before,
         "seconds": round(result.seconds, 3),

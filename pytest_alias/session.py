@@ -137,7 +137,8 @@ class AliasSession:
                 for line in [*summary_lines(self.aggregate), *outcome_lines(self.sorted_records()),
                              *self.exposure_lines]:
                     terminal.write_line(line)
-            for message in self.messages:
+            skipped = self.workspace.skipped_line  # tasks the suite could not load
+            for message in [*([skipped] if skipped else []), *self.messages]:
                 terminal.write_line(message)
         except Exception as exc:  # never hide test results behind a summary error
             terminal.write_line(f"alias: summary failed: {exc}")

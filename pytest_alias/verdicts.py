@@ -15,11 +15,12 @@ from .vocabulary import CONDITIONS, GRADES, Side, Stage
 
 OUTCOMES = ("model error", "no module found", "cut at token limit", "parse error", "semantic error", "TLC config error",
             "TLC error", "invariant or property violation", "deadlock", "timeout", "out of memory", "behavior differs",
-            "reference not gradeable", "grader error", "pass")
+            "reference not gradeable", "toolchain limit", "grader error", "pass")
 
 #: Outcomes that are no verdict on the model's output: the model call failed, the reference cannot be
-#: graded, or the grader or its machine failed. Rates leave them out (they never count against a model).
-NOT_VERDICTS = ("model error", "reference not gradeable", "grader error")
+#: graded, the configured tla2tools.jar predates the task's cfg, or the grader or its machine failed.
+#: Rates leave them out (they never count against a model).
+NOT_VERDICTS = ("model error", "reference not gradeable", "toolchain limit", "grader error")
 
 _TLC_OUTCOMES = {
     "config_error": "TLC config error", "parse_error": "TLC config error", "semantic_error": "TLC config error",
@@ -40,6 +41,8 @@ def grade_outcome(grade: str, result: Mapping[str, Any]) -> str:
     # a broken environment. Counted apart, so they never read as the model's mistakes.
     if details.get("side") == Side.REFERENCE:
         return "reference not gradeable"
+    if details.get("side") == Side.GRADER and stage == Stage.TOOLCHAIN:
+        return "toolchain limit"  # the configured tla2tools.jar predates a keyword of the task's cfg
     if details.get("side") == Side.GRADER and stage == Stage.ERROR:
         return "grader error"
     if stage in (Stage.EXTRACT, Stage.STAGE):

@@ -35,6 +35,7 @@ class Stage(StrEnum):
     GRAPH = "graph"  # the extended behavior grade's state-graph matching
     DATA_VARIABLES = "data-variables"  # the control-label comparison on data variables
     TLC = "tlc"  # TLC's verdict
+    TOOLCHAIN = "toolchain"  # the configured tla2tools.jar predates what the task's cfg uses: no verdict
     ERROR = "error"  # the grader itself failed
     SELF_CHECK = "self-check"  # the reference fails this grade against itself: not gradeable
 

@@ -14,7 +14,7 @@ from pytest_alias.cli import main
 
 TASKS = Path(__file__).resolve().parent.parent / "pytest_alias" / "data" / "tasks"
 CLOCK = TASKS / "hour-clock" / "HourClock.tla"
-JSON_KEYS = {"grade", "mode", "passed", "reason", "mapping", "tlc_runs", "seconds"}
+JSON_KEYS = {"grade", "mode", "passed", "reason", "side", "stage", "mapping", "tlc_runs", "seconds"}
 
 
 @pytest.fixture(scope="module")

@@ -42,7 +42,7 @@ from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
 from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
-from .refinement import (Check, explain_check, forward_check, renamed_module, reverse_check,
+from .refinement import (Check, explain_check, fairness_fallback, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
 from .result import Evidence, GradeResult
 
@@ -175,7 +175,8 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     gen_main = staging.spec.main
     gen_text = staging.spec.modules[gen_main]
     details["stage"] = Stage.SPEC
-    formula = spec_formula(staging.spec.modules, gen_main, ref_cfg.specification)
+    # The formula TLC would run with the cfg: an output's extra FairSpec beside the named Spec is not it.
+    formula = spec_formula(staging.spec.modules, gen_main, ref_cfg.specification, as_named=True)
     if formula is None:
         return verdict(False, "output has no spec formula (Init /\\ [][Next]_v) nor Init and Next operators")
     details["spec_formula"] = formula.name or "INIT Init NEXT Next"
@@ -193,10 +194,13 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     if labels:
         details["control_labels"] = list(labels)
     bindings = reference_bindings(tools, condition, ref_cfg, ref_decl, timeout)
-    if bindings.values or bindings.skipped:
-        details["bindings"] = {"values": dict(bindings.values), "skipped": dict(bindings.skipped)}
+    if bindings.values or bindings.skipped or bindings.literals:
+        details["bindings"] = {"values": {**bindings.values, **bindings.literals}, "skipped": dict(bindings.skipped)}
+    # R's own formula, read as G's is: its safety part stands in where TLC cannot evaluate its fairness.
+    ref_formula = (spec_formula(condition.module_map, condition.main, ref_cfg.specification, as_named=True)
+                   if ref_cfg.specification is not None else None)
     inputs = ExtendedInputs(condition, staging.spec, staged, gen_module, formula, ref_module, ref_decl, gen_decl,
-                            ref_cfg, prefix, labels, bindings)
+                            ref_cfg, prefix, labels, bindings, ref_formula)
     if mode == "extended":
         free = unconstrained_variables(staging.spec.modules, gen_main, formula, gen_decl.variables)
         if free:
@@ -274,12 +278,20 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             attempts.append(attempt)
         failure: str | None = None
         for direction in ("forward", "reverse"):
-            check = (forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
-                                   bindings=inputs.bindings)
-                     if direction == "forward" else
-                     reverse_check(staged, inputs.gen_module, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
-                                   fairness=fairness))
+            def build(safety: bool = False) -> Check:
+                if direction == "forward":
+                    return forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
+                                         bindings=inputs.bindings, ref_safety=inputs.ref_formula if safety else None)
+                return reverse_check(staged, inputs.gen_module, formula, ref_module, ref_decl, ref_cfg, mapping,
+                                     prefix, fairness=fairness and not safety)
+
+            check = build()
             result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
+            fallback = fairness_fallback(direction, result, inputs.ref_formula, formula, fairness)
+            if fallback is not None:  # TLC cannot evaluate the fairness as a property: its safety part instead
+                attempt.setdefault("fairness_unchecked", []).append(fallback)
+                check = build(safety=True)
+                result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
             attempt[direction] = result.status
             if why is not None:
                 failure = f"{direction} check failed under mapping {mapping.describe()}: {why}"
@@ -287,6 +299,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 break
         if failure is None:
             details.update({"mappings_tried": tried, "mapping": mapping.to_dict()})
+            if attempt.get("fairness_unchecked"):  # a fairness TLC cannot evaluate as a property
+                details["fairness_unchecked"] = attempt["fairness_unchecked"]
             if formula.fair and not fairness:
                 add_leniency(details, "fairness", f"the output's fairness in {formula.name} was not checked "
                                                   "(the paper's reverse check tests its safety formula only)")

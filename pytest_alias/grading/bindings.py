@@ -15,9 +15,10 @@ from typing import Any, Iterator, Mapping, cast
 
 from ..tasks.model import Condition
 from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, render_cfg
+from ..tla.cfg import ModelValue as CfgModelValue
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
-from ..tla.values import Function, ModelValue, format_value, parse_value
+from ..tla.values import Bool, Function, ModelValue, format_value, make_function, parse_value, sort_key
 from .mapping import Declared, extended_syntaxes
 
 _TAG = "AliasEvalBindings"
@@ -26,15 +27,26 @@ _TAG = "AliasEvalBindings"
 @dataclass(frozen=True)
 class Bindings:
     """R's constant → the TLA+ text of the value R's cfg binds it to; ``needs_tlc`` when a value is
-    written with TLC's ``:>``/``@@``; ``skipped``: constants left bound by name, with why."""
+    written with TLC's ``:>``/``@@``; ``skipped``: constants left bound by name, with why.
+
+    A value may hold model values (``MCNode == {n1, n2}`` with ``n1 = n1`` in the cfg): no TLA+
+    expression names a model value, but the constant the cfg binds to it does. ``model_values``
+    maps each such model value to that constant of R; :meth:`definitions` writes G's constant
+    (under the mapping) in its place, so G runs on the very model R's cfg describes."""
 
     values: Mapping[str, str] = field(default_factory=dict)
     needs_tlc: bool = False
     skipped: Mapping[str, str] = field(default_factory=dict)
+    model_values: Mapping[str, str] = field(default_factory=dict)
+    #: R's constant → a cfg literal of its value (``{n1, n2}``), for a value holding a model value no
+    #: constant is bound to: the cfg itself names model values, so G's model gets ``C = {n1, n2}``.
+    literals: Mapping[str, str] = field(default_factory=dict)
 
-    def definitions(self, prefix: str) -> list[str]:
-        """The wrapper definitions that stand for the values."""
-        return [f"{bound_name(prefix, c)} == {text}" for c, text in self.values.items()]
+    def definitions(self, prefix: str, constants: Mapping[str, str] | None = None) -> list[str]:
+        """The wrapper definitions that stand for the values; ``constants`` maps R's constants to
+        G's (the names that stand for the model values in G's model)."""
+        names = {m: (constants or {}).get(c, c) for m, c in self.model_values.items()}
+        return [f"{bound_name(prefix, c)} == {_with_names(text, names)}" for c, text in self.values.items()]
 
 
 def bound_name(prefix: str, constant: str) -> str:
@@ -78,13 +90,66 @@ def reference_bindings(tools: TlaTools, condition: Condition, cfg: Cfg, ref_decl
     values: dict[str, str] = {}
     skipped: dict[str, str] = {}
     needs_tlc = False
+    named = model_value_constants(cfg, ref_decl)
+    used: dict[str, str] = {}
+    literals: dict[str, str] = {}
     for name, value in zip(names, cast(tuple, parsed)[1]):  # TLC printed <<tag, <<values>>>>
-        if any(isinstance(part, ModelValue) for part in _parts(value)):
-            skipped[name] = "its value holds model values, which a TLA+ expression cannot name"
+        unnamed = sorted({part.name for part in _parts(value) if isinstance(part, ModelValue)} - set(named))
+        if unnamed:
+            literal = cfg_literal(value)
+            if literal is not None:
+                literals[name] = literal
+            else:
+                skipped[name] = (f"its value holds the model value{'s' if len(unnamed) > 1 else ''} "
+                                 f"{', '.join(unnamed)}, which no constant of the cfg is bound to, inside a value "
+                                 "a cfg cannot write")
             continue
+        used.update((part.name, named[part.name]) for part in _parts(value) if isinstance(part, ModelValue))
         values[name] = format_value(value)
         needs_tlc = needs_tlc or any(isinstance(part, Function) for part in _parts(value))
-    return Bindings(values, needs_tlc, skipped)
+    return Bindings(values, needs_tlc, skipped, used, literals)
+
+
+def model_value_constants(cfg: Cfg, ref_decl: Declared) -> dict[str, str]:
+    """Model value → the first of R's declared constants that the cfg binds to it (``n1 = n1``)."""
+    found: dict[str, str] = {}
+    for entry in cfg.constants:
+        if (entry.op == "=" and not entry.params and entry.module is None and entry.name in ref_decl.constants
+                and isinstance(entry.parsed, CfgModelValue)):
+            found.setdefault(entry.parsed.name, entry.name)
+    return found
+
+
+def cfg_literal(value: Any) -> str | None:
+    """``value`` as a cfg literal (numbers, strings, booleans, model values and sets of them), or None."""
+    if isinstance(value, Bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, str, ModelValue)):
+        return format_value(value)
+    if isinstance(value, frozenset):
+        parts = [cfg_literal(item) for item in sorted(value, key=sort_key)]
+        return None if None in parts else "{" + ", ".join(parts) + "}"  # type: ignore[arg-type]
+    return None
+
+
+def _with_names(text: str, names: Mapping[str, str]) -> str:
+    """A formatted value with each model value written as the name ``names`` gives it."""
+    if not any(model != name for model, name in names.items()):
+        return text
+    return format_value(_renamed(parse_value(text), names))
+
+
+def _renamed(value: Any, names: Mapping[str, str]) -> Any:
+    """``value`` with each model value replaced by one spelled as ``names`` says (printed as that name)."""
+    if isinstance(value, ModelValue):
+        return ModelValue(names.get(value.name, value.name))
+    if isinstance(value, tuple):
+        return tuple(_renamed(item, names) for item in value)
+    if isinstance(value, frozenset):
+        return frozenset(_renamed(item, names) for item in value)
+    if isinstance(value, Mapping):
+        return make_function((_renamed(key, names), _renamed(item, names)) for key, item in value.items())
+    return value
 
 
 def model_strings(cfg: Cfg, bindings: Bindings) -> frozenset[str]:
@@ -103,19 +168,22 @@ def model_strings(cfg: Cfg, bindings: Bindings) -> frozenset[str]:
             for entry in section.entries:
                 if entry.op == "=" and entry.parsed is not None:
                     walk(entry.parsed)
-    for text in bindings.values.values():
+    for text in (*bindings.values.values(), *bindings.literals.values()):
         found.update(part for part in _parts(parse_value(text)) if isinstance(part, str))
     return frozenset(found)
 
 
 def bound_cfg(cfg: Cfg, bindings: Bindings, prefix: str) -> Cfg:
-    """``cfg`` with each bound constant's ``C <- D`` replaced by ``C <- <prefix>Bind_C``."""
-    if not bindings.values:
+    """``cfg`` with each bound constant's ``C <- D`` replaced by ``C <- <prefix>Bind_C`` (or by
+    ``C = literal`` for a value only a cfg can write)."""
+    if not bindings.values and not bindings.literals:
         return cfg
 
     def entry(e: ConstantEntry) -> ConstantEntry:
         if e.op == "<-" and e.module is None and e.name in bindings.values:
             return ConstantEntry(e.name, "<-", bound_name(prefix, e.name))
+        if e.op == "<-" and e.module is None and e.name in bindings.literals:
+            return ConstantEntry(e.name, "=", bindings.literals[e.name])
         return e
 
     return Cfg(tuple(ConstantsSection(tuple(entry(e) for e in s.entries), s.keyword)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..tasks.model import Condition
-from ..tla.cfg import Cfg, render_cfg
+from ..tla.cfg import CHECK_ONLY_KINDS, Cfg, render_cfg
 from ..tla.graph import StateGraph
 from ..tla.cache import content_key, files_digest
 from ..tla.runner import TlaTools
@@ -40,8 +40,8 @@ from .encoding import describe, forward_expression, reverse_expression
 from .graphmatch import GraphMatch, atoms, match_graphs, value_shape
 from .labels import data_mappings, trace_equivalent
 from .mapping import Declared, NameMapping, ranked_bijections
-from .refinement import (Check, SpecFormula, explain_check, forward_check, gen_constants_cfg, reverse_check,
-                         scoped_overrides)
+from .refinement import (Check, SpecFormula, explain_check, fairness_fallback, forward_check, gen_constants_cfg,
+                         reverse_check, scoped_overrides)
 from .result import Evidence, GradeResult
 from .tlc_reason import tlc_reason
 from ..vocabulary import Side, Stage
@@ -64,7 +64,7 @@ _NEEDS_MAPPING = ("CONSTRAINT", "ACTION_CONSTRAINT")
 #: Sections dropped for a graph dump: the dump is about reachable states, not about properties; and
 #: both graphs are dumped whole, without SYMMETRY or VIEW reduction, so that they compare exactly
 #: (the confirming TLC checks still run with R's SYMMETRY and VIEW).
-_NOT_FOR_DUMP = ("INVARIANT", "PROPERTY", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION", "SYMMETRY", "VIEW")
+_NOT_FOR_DUMP = (*CHECK_ONLY_KINDS, "SYMMETRY")
 
 Verdict = Callable[[bool, "str | None"], GradeResult]
 
@@ -85,6 +85,7 @@ class ExtendedInputs:
     prefix: str
     labels: tuple[str, ...] = ()  # R's control-label variables (appendix I)
     bindings: Bindings = Bindings()  # values R's cfg binds through R's definitions (``Node <- N1``)
+    ref_formula: SpecFormula | None = None  # R's spec formula (for its safety part, see ``fairness_fallback``)
 
 
 def fallback_reason(ref_cfg: Cfg) -> str | None:
@@ -232,14 +233,16 @@ def _gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ..
         extends = main + (", TLC" if inputs.bindings.needs_tlc else "")
         wrapper = f"{inputs.prefix}Dump_{main}"
         modules[wrapper] = (f"---- MODULE {wrapper} ----\nEXTENDS {extends}\n"
-                            + "\n".join(inputs.bindings.definitions(inputs.prefix)) + "\n====\n")
+                            + "\n".join(inputs.bindings.definitions(inputs.prefix, dict(constants))) + "\n====\n")
         main = wrapper
     return SpecFiles(main, modules, render_cfg(cfg))
 
 
 def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[str, str], ...],
-            derived: tuple[str, ...]) -> tuple[Check, Check] | str:
-    """The forward and reverse checks under ``match``, or why its encodings cannot be written."""
+            derived: tuple[str, ...], *, ref_safety: bool = False, fairness: bool = True) -> tuple[Check, Check] | str:
+    """The forward and reverse checks under ``match``, or why its encodings cannot be written.
+    ``ref_safety``: the forward check takes R's safety part only; ``fairness``: the reverse check
+    tests G's fairness too (see :func:`.refinement.fairness_fallback`)."""
     bound = f"{inputs.prefix}V"
     forward_subs: dict[str, str] = {}
     reverse_subs: dict[str, str] = {}
@@ -257,9 +260,9 @@ def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[st
     mapping = NameMapping(match.variables, constants)
     forward = forward_check(inputs.staged, inputs.formula, inputs.ref_module, inputs.ref_decl, inputs.ref_cfg,
                             mapping, inputs.prefix, substitutions=forward_subs, derived=derived,
-                            bindings=inputs.bindings)
+                            bindings=inputs.bindings, ref_safety=inputs.ref_formula if ref_safety else None)
     reverse = reverse_check(inputs.staged, inputs.gen_module, inputs.formula, inputs.ref_module, inputs.ref_decl,
-                            inputs.ref_cfg, mapping, inputs.prefix, substitutions=reverse_subs, fairness=True)
+                            inputs.ref_cfg, mapping, inputs.prefix, substitutions=reverse_subs, fairness=fairness)
     return forward, reverse
 
 
@@ -347,6 +350,8 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
                 encodings = [_encoding_dict(e) for e in match.encoded()]
                 details.update({"stage": Stage.TLC, "mapping": {**NameMapping(match.variables, constants).to_dict(),
                                                      "encodings": encodings}, "encodings": encodings})
+                if attempt.get("fairness_unchecked"):  # a fairness TLC cannot evaluate as a property
+                    details["fairness_unchecked"] = attempt["fairness_unchecked"]
                 return done(True, None)
             first_failure = first_failure or reason
     details["stage"] = Stage.TLC if any("forward" in a for a in attempts) else Stage.GRAPH
@@ -380,6 +385,14 @@ def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constan
     for check in checks:
         left = min(timeout, max(1.0, deadline - time.perf_counter()))
         result = tools.tlc(check.spec, timeout=left, deadlock=False)
+        fallback = fairness_fallback(check.direction, result, inputs.ref_formula, inputs.formula, True)
+        if fallback is not None:  # TLC cannot evaluate the fairness as a property: its safety part instead
+            attempt.setdefault("fairness_unchecked", []).append(fallback)
+            again = _checks(inputs, match, constants, derived, ref_safety=check.direction == "forward",
+                            fairness=check.direction != "reverse")
+            assert not isinstance(again, str)  # the same encodings were written a moment ago
+            check = again[0] if check.direction == "forward" else again[1]
+            result = tools.tlc(check.spec, timeout=left, deadlock=False)
         attempt[check.direction] = result.status
         if not result.ok:
             reason = f"{check.direction} check failed under mapping {words}: {explain_check(result, check, left)}"

@@ -64,7 +64,8 @@ Node = tree_sitter.Node
 # Comparison flips: operator node type -> replacement text.
 _FLIP = {"lt": "<=", "leq": "<", "gt": ">=", "geq": ">", "eq": "#", "neq": "="}
 # cfg sections that hold what TLC checks (rather than what it explores).
-_CHECK_SECTIONS = ("INVARIANT", "PROPERTY", "POSTCONDITION")
+# (What TLC prints or checks at the end too: a jar that predates them could not run the mutants.)
+_CHECK_SECTIONS = ("INVARIANT", "PROPERTY", "POSTCONDITION", "ALIAS", "_PERIODIC", "_POSSIBLE", "_RL_REWARD")
 # cfg sections whose definitions must never be mutated.
 _PROTECTED_SECTIONS = ("invariants", "properties", "constraints", "action_constraints")
 
@@ -410,7 +411,7 @@ def _select(candidates: list[Mutant], limit: int) -> list[Mutant]:
 
 
 def behavior_cfg(cfg_text: str) -> str:
-    """The cfg TLC explores mutants with: no INVARIANT, PROPERTY or POSTCONDITION, no CHECK_DEADLOCK."""
+    """The cfg TLC explores mutants with: none of :data:`_CHECK_SECTIONS`, no CHECK_DEADLOCK."""
     cfg = parse_cfg(cfg_text).without(*_CHECK_SECTIONS).with_check_deadlock(None)
     return render_cfg(cfg)
 

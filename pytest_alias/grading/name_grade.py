@@ -21,7 +21,7 @@ from .guard import loaded_writer
 from .parse_grade import sany_reason, staged_output
 from .result import Evidence, GradeResult
 from .tlc_reason import tlc_reason
-from ..vocabulary import Stage
+from ..vocabulary import Side, Stage
 
 
 def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | None = None,
@@ -48,7 +48,7 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
     try:
         binding = bind_cfg(condition.cfg, output_names(staging.spec))
     except CfgError as exc:
-        details["stage"] = Stage.CFG
+        details.update({"stage": Stage.CFG, "side": Side.REFERENCE})
         return verdict(False, f"the task's cfg does not parse: {exc}")
     details.update(cast(Evidence, binding.to_dict()))  # cfg, changes, missing, undeclared_constants
 
@@ -68,4 +68,8 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         "stage": Stage.TLC, "tlc_status": result.status, "violated": result.violated, "tlc_message": result.message,
         "distinct_states": result.distinct_states, "tlc_seconds": round(result.seconds, 3), "tlc_cached": result.cached,
     })
+    if result.unsupported_keyword is not None:
+        # TLC never ran: the jar, not the output, decided. Left out of the rates, named in the summary.
+        details.update({"stage": Stage.TOOLCHAIN, "side": Side.GRADER, "unsupported_keyword": result.unsupported_keyword})
+        return verdict(False, f"toolchain limitation: {(result.message or '').removeprefix('cfg: ')}")
     return verdict(result.ok, tlc_reason(result, binding, timeout))

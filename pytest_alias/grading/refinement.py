@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, NamesSection, render_cfg
+from ..tla.cfg import CHECK_ONLY_KINDS, Cfg, ConstantEntry, ConstantsSection, render_cfg
 from ..tla.specfiles import SpecFiles
 from ..tla.specfiles import blank_comments as _blank_comments
 from ..tla.syntax import ModuleSyntax
@@ -310,21 +310,24 @@ def _mentions_fairness(syntaxes: list[ModuleSyntax], name: str, depth: int) -> b
                              for word in dict.fromkeys(_WORD.findall(text)))
 
 
-def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None) -> SpecFormula | None:
+def spec_formula(modules: Mapping[str, str], gen_name: str, cfg_spec: str | None, *,
+                 as_named: bool = False) -> SpecFormula | None:
     """G's spec formula (appendix H): the cfg's SPECIFICATION name if G defines it, else ``Spec``,
     else any definition of shape ``I /\\ [][N]_v``; else plain ``Init``/``Next`` operators. A
     definition that only adds fairness to the one found (``FairSpec == Spec /\\ WF_v(Next)``) is
-    taken instead.
+    taken instead, except, with ``as_named``, when the one found is the cfg's name or ``Spec``: then
+    it is the formula TLC itself would run with the cfg (bound as appendix H binds it), and an extra
+    ``FairSpec`` beside it is not what the cfg asks for.
 
     G's definitions include those of the staged ``modules`` it EXTENDS (its own come first), so an
     output that extends a provided module may take its spec formula from there."""
     syntaxes = extended_syntaxes(modules, gen_name)
     defined = [d.name for syntax in syntaxes for d in syntax.definitions if d.scope == "module"]
-    candidates = [n for n in (cfg_spec, "Spec") if n] + defined
-    for name in dict.fromkeys(candidates):
+    named = [n for n in (cfg_spec, "Spec") if n]
+    for name in dict.fromkeys(named + defined):
         split = _split_named(syntaxes, name, depth=2)
         if split is not None:
-            chosen = _fair_extension(syntaxes, name, defined)
+            chosen = name if as_named and name in named else _fair_extension(syntaxes, name, defined)
             return SpecFormula(chosen, *split, fair=_mentions_fairness(syntaxes, chosen, depth=3))
     if "Init" in defined and "Next" in defined:
         return SpecFormula(None, "Init", "Next")
@@ -353,17 +356,25 @@ def _module(name: str, extends: str, body: list[str]) -> str:
 
 def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl: Declared, ref_cfg: Cfg,
                   mapping: NameMapping, prefix: str, *, substitutions: Mapping[str, str] | None = None,
-                  derived: tuple[str, ...] = (), bindings: Bindings | None = None) -> Check:
+                  derived: tuple[str, ...] = (), bindings: Bindings | None = None,
+                  ref_safety: SpecFormula | None = None) -> Check:
     """Run G; check R's spec formula, invariants and properties (through ``INSTANCE``) under ``mapping``.
 
     ``substitutions`` (R's name → G-expression) replaces the plain renaming when values are encoded;
     ``derived`` names R's constants that G defines instead of declaring (their cfg values are dropped);
     ``bindings`` gives G the values R's cfg binds through R's own definitions (``Node <- N1``).
+    ``ref_safety`` (R's spec formula, as :func:`spec_formula` reads it) checks only its safety part
+    ``Init /\\ [][Next]_v`` instead of the whole formula: for a reference whose fairness TLC cannot
+    evaluate as a property (see :func:`fairness_unevaluable`).
     """
     p = prefix
     ref = f"{p}Ref"
     bindings = bindings or Bindings()
-    lines = [*bindings.definitions(p),
+    if ref_safety is not None:
+        # R's Init and Next as definitions of its renamed copy, so the instance can name them.
+        staged = SpecFiles(staged.main, {**staged.modules, ref_module: with_definitions(
+            staged.modules[ref_module], f"{p}RInit =={ref_safety.init}\n{p}RNext =={ref_safety.next}\n")})
+    lines = [*bindings.definitions(p, dict(mapping.constants)),
              _instance(ref, ref_module, mapping.as_dict if substitutions is None else substitutions)]
     aliases: dict[str, str] = {}
     invariants: list[str] = []
@@ -374,7 +385,12 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
         aliases[name] = meaning
         return name
 
-    if ref_cfg.specification is not None:
+    if ref_cfg.specification is not None and ref_safety is not None:
+        gen_vars = tuple(g for _, g in mapping.variables)
+        formula = f"{ref}!{p}RInit /\\ [][{ref}!{p}RNext]_{_tuple(gen_vars)}"
+        properties.append(alias(f"{p}RefSpec", formula, f"the reference's safety formula Init /\\ [][Next]_vars "
+                                                         f"(of {ref_cfg.specification})"))
+    elif ref_cfg.specification is not None:
         properties.append(alias(f"{p}RefSpec", f"{ref}!{ref_cfg.specification}",
                                 f"the reference's specification {ref_cfg.specification}"))
     elif ref_cfg.init is not None and ref_cfg.next is not None:
@@ -404,6 +420,40 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
     extends = staged.main + (", TLC" if bindings.needs_tlc else "")
     modules = {**staged.modules, wrapper: _module(wrapper, extends, lines)}
     return Check("forward", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)
+
+
+#: What TLC prints when it cannot evaluate a formula's fairness as a property: ENABLED of an action
+#: that leaves a variable of the subscript unbound (TLC, checking the spec itself, never needs it
+#: unless a liveness property is checked).
+_UNEVALUABLE = ("is either undefined or not an operator", "cannot handle the temporal formula")
+
+
+def fairness_unevaluable(result: TlcResult) -> bool:
+    """Whether a check's TLC run stopped because TLC could not evaluate a formula it was given
+    (rather than finding a violation): then a fair formula is checked for its safety part only."""
+    text = f"{result.message or ''}\n{result.output}"
+    return result.status == "crash" and any(marker in text for marker in _UNEVALUABLE)
+
+
+def fairness_fallback(direction: str, result: TlcResult, ref_formula: SpecFormula | None, gen: SpecFormula,
+                      fairness: bool) -> str | None:
+    """Why ``direction``'s check should run again on a safety part (None: it should not).
+
+    TLC evaluates a formula's fairness only for liveness checking, and cannot when the action leaves
+    a variable of the subscript unbound (``WF_vars(inc(self))`` with ``UNCHANGED y`` written in Next
+    only): such a reference passes TLC with its cfg when that checks no liveness, yet its fairness
+    as a property of the forward check (or the output's, in the reverse check with ``fairness``)
+    stops TLC. Then, as TLC itself never evaluates that fairness for the cfg, the check runs again
+    with the safety part ``Init /\\ [][Next]_v`` of that formula."""
+    if not fairness_unevaluable(result):
+        return None
+    if direction == "forward" and ref_formula is not None and ref_formula.fair:
+        return ("TLC cannot evaluate the reference's fairness as a property (an action of it leaves a variable "
+                "unbound); the forward check took its safety part Init /\\ [][Next]_vars")
+    if direction == "reverse" and fairness and gen.fair:
+        return ("TLC cannot evaluate the output's fairness on the reference's behaviors; the reverse check took "
+                "its safety part Init /\\ [][Next]_v")
+    return None
 
 
 def _constants_for_gen(ref_cfg: Cfg, mapping: NameMapping, derived: tuple[str, ...] = ()) -> Cfg:
@@ -473,10 +523,8 @@ def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_modu
         lines.append(f"{p}GenFair == {p}Gen!{gen.name}")
         aliases[f"{p}GenFair"] = f"the output's specification {gen.name} with its fairness"
         checked.append(f"{p}GenFair")
-    base = Cfg(tuple(s for s in ref_cfg.sections
-                     if not (isinstance(s, NamesSection) and s.kind in ("INVARIANT", "PROPERTY", "VIEW", "ALIAS",
-                                                                         "POSTCONDITION"))
-                     and s.kind != "CHECK_DEADLOCK"))
+    # R's own checks (and what TLC prints or checks at the end) are not G's safety: left out.
+    base = ref_cfg.without(*CHECK_ONLY_KINDS)
     cfg = base.with_added("PROPERTY", *checked)
     wrapper = f"{p}Rev_{short_hash(ref_module, gen_module, *staged.modules.values())}"
     modules = {**staged.modules, gen_module: gen_text, wrapper: _module(wrapper, ref_module, lines)}

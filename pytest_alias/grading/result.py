@@ -42,6 +42,7 @@ class Evidence(TypedDict, total=False):
     distinct_states: int | None
     tlc_seconds: float
     tlc_cached: bool
+    unsupported_keyword: str  # the cfg keyword the configured jar predates (stage "toolchain")
     # the behavior grade: the spec formula, the mapping search and its checks
     spec_formula: str
     mapping: dict[str, Any] | None
@@ -59,6 +60,7 @@ class Evidence(TypedDict, total=False):
     fallback: Any
     leniency: list[str]
     leniency_notes: list[str]
+    fairness_unchecked: list[str]  # a fairness TLC cannot evaluate as a property: its safety part was checked
     launches_after_sany: int
     encodings: Any
     output_reason: str | None

@@ -28,6 +28,7 @@ class Workspace:
         self._prepared: list[tuple[Any, Any]] | None = None  # the run's conditions, prepared once
         self._models: dict[str, Any] = {}
         self._coverage: Coverage | None = None
+        self.skipped_line: str | None = None  # tasks the suite could not load, said once in the summary
 
     # ---------------------------------------------------------------- shared objects
 
@@ -70,9 +71,13 @@ class Workspace:
 
     def tasks(self) -> list[Any]:
         """The suite's tasks, sorted by id (a suite that cannot be read is a usage problem)."""
-        from ..tasks.suites import load_suite
+        from ..tasks.suites import load_suite_report
 
-        return sorted(load_suite(self.config.suite), key=lambda task: task.id)
+        report = load_suite_report(self.config.suite)
+        if report.skipped:  # said once in the summary
+            self.skipped_line = (f"alias: suite {self.config.suite}: {len(report.skipped)} task(s) skipped, e.g. "
+                                 f"{report.skipped[0]}; 'tla-alias tasks {self.config.suite} --skipped' lists why")
+        return sorted(report.tasks, key=lambda task: task.id)
 
     def prepared_conditions(self, kinds: tuple[str, ...] | None = None, *, live: bool = False) -> list[tuple[Any, Any]]:
         """``(task, [(condition or None, skip reason), …])`` per task, sorted by id, for ``kinds``

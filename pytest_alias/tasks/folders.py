@@ -96,7 +96,13 @@ def load_task_folder(path: str | Path) -> Task:
 
 
 def load_task_folders(path: Path, skipped: list[Skipped] | None = None) -> list[Task]:
-    """One task folder, or every immediate subfolder holding a ``task.toml``."""
+    """One task folder, or every immediate subfolder holding a ``task.toml``.
+
+    With ``skipped`` given, a subfolder that cannot be loaded (a cfg that does not parse, a module
+    that is missing...) is left out with its reason, as the other loaders leave out what they
+    cannot use, so one bad task never stops a whole suite; without it (the built-in tasks, which
+    must all load) the first fault is a :class:`SuiteError`. A single task folder that cannot be
+    loaded is always an error: it is the whole suite."""
     if (path / "task.toml").is_file():
         return [load_task_folder(path)]
     tasks: list[Task] = []
@@ -104,12 +110,27 @@ def load_task_folders(path: Path, skipped: list[Skipped] | None = None) -> list[
         if not child.is_dir() or child.name.startswith((".", "_")):
             continue
         if (child / "task.toml").is_file():
-            tasks.append(load_task_folder(child))
+            try:
+                tasks.append(load_task_folder(child))
+            except SuiteError as exc:
+                if skipped is None:
+                    raise
+                skipped.append(Skipped(_declared_id(child), str(child), str(exc)))
         elif skipped is not None:
             skipped.append(Skipped("", str(child), "no task.toml"))
     if not tasks:
-        raise SuiteError(f"{path}: no task folders here (each needs a task.toml)")
+        first = f" ({len(skipped)} skipped, e.g. {skipped[0]})" if skipped else ""
+        raise SuiteError(f"{path}: no task folders here that load (each needs a task.toml){first}")
     return tasks
+
+
+def _declared_id(folder: Path) -> str:
+    """The id a task folder's ``task.toml`` declares, or ``""`` when it cannot be read."""
+    try:
+        value = _read_toml(folder / "task.toml").get("id", "")
+    except SuiteError:
+        return ""
+    return value if isinstance(value, str) else ""
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

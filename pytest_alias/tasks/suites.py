@@ -24,8 +24,9 @@ do the same and win over the suffixes.  Asking for an id the suite does not have
 
 Models a third-party clone cannot use (simulation modes, failing or unfinished runs, missing
 files, imports nothing provides, cfgs that do not parse) are left out with a reason:
-:func:`load_suite_report` returns them as ``skipped``.  Bad input in a task folder is a
-:class:`SuiteError` instead, because the user wrote it and can fix it.
+:func:`load_suite_report` returns them as ``skipped``.  So is a task folder of a folder suite that
+cannot be loaded (its reason names the file and the fault), so one bad task never stops a suite;
+a suite named by one task folder that cannot be loaded is a :class:`SuiteError`.
 
 This module parses suite strings and hands each to its loader: :mod:`.folders` (task folders),
 :mod:`.examples` (tlaplus/Examples) or :mod:`.tlabench` (TLA+-Bench); :mod:`.suite_common` and

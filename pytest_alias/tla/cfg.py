@@ -35,6 +35,7 @@ from .specfiles import IDENTIFIER, block_comment_end
 
 __all__ = [
     "ALL_KEYWORDS",
+    "CHECK_ONLY_KINDS",
     "KEYWORDS_TLC_2_15",
     "KEYWORDS_TLC_MODERN",
     "Cfg",
@@ -47,12 +48,14 @@ __all__ = [
     "Section",
     "SetValue",
     "TupleValue",
+    "UnsupportedKeyword",
     "Value",
     "adapt_for_tlc",
     "parse_cfg",
     "parse_value",
     "render_cfg",
     "render_value",
+    "without_unsupported_checks",
 ]
 
 
@@ -62,6 +65,16 @@ class CfgError(BadInput):
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(f"line {line}: {message}" if line is not None else message)
         self.line = line
+
+
+class UnsupportedKeyword(CfgError):
+    """A well-formed cfg that uses a keyword the configured tla2tools.jar predates: a limit of the
+    toolchain, not a fault of the cfg or of a spec checked with it."""
+
+    def __init__(self, keyword: str) -> None:
+        super().__init__(f"this tla2tools.jar does not support the {keyword} keyword; "
+                         "set ALIAS_TLA2TOOLS to a newer tla2tools.jar")
+        self.keyword = keyword
 
 
 # --- keywords ---------------------------------------------------------------
@@ -76,21 +89,27 @@ _KIND: dict[str, str] = {
     "INIT": "INIT", "NEXT": "NEXT", "SPECIFICATION": "SPECIFICATION",
     "SYMMETRY": "SYMMETRY", "VIEW": "VIEW", "ALIAS": "ALIAS",
     "POSTCONDITION": "POSTCONDITION", "_PERIODIC": "_PERIODIC",
+    "_POSSIBLE": "_POSSIBLE", "_RL_REWARD": "_RL_REWARD",
     "TYPE": "TYPE", "TYPE_CONSTRAINT": "TYPE_CONSTRAINT",
     "CHECK_DEADLOCK": "CHECK_DEADLOCK",
 }
-_LIST_KINDS = frozenset({"INVARIANT", "PROPERTY", "CONSTRAINT", "ACTION_CONSTRAINT"})
+# _POSSIBLE (possibility properties) takes any number of names: a list, read leniently.
+_LIST_KINDS = frozenset({"INVARIANT", "PROPERTY", "CONSTRAINT", "ACTION_CONSTRAINT", "_POSSIBLE"})
 _SINGLE_KINDS = frozenset({
     "INIT", "NEXT", "SPECIFICATION", "SYMMETRY", "VIEW", "ALIAS",
-    "POSTCONDITION", "_PERIODIC", "TYPE", "TYPE_CONSTRAINT",
+    "POSTCONDITION", "_PERIODIC", "_RL_REWARD", "TYPE", "TYPE_CONSTRAINT",
 })
 _LEGACY = frozenset({"TYPE", "TYPE_CONSTRAINT"})
 
+#: Sections that say what to check or print about a run, not which behaviors it explores: a grade
+#: that runs its own checks on a cfg's model leaves them out (canonical kinds).
+CHECK_ONLY_KINDS: tuple[str, ...] = ("INVARIANT", "PROPERTY", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION", "VIEW",
+                                     "_PERIODIC", "_POSSIBLE", "_RL_REWARD")
 #: Every keyword spelling this parser knows.
 ALL_KEYWORDS: frozenset[str] = frozenset(_KIND)
 #: What TLC 2.15 (tla2tools.jar of 2020-01-30, rev d5b5a7f) accepts, found by running it.
 KEYWORDS_TLC_2_15: frozenset[str] = ALL_KEYWORDS - {
-    "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION", "_PERIODIC",
+    "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION", "_PERIODIC", "_POSSIBLE", "_RL_REWARD",
 }
 #: What current TLC accepts according to its source (not run here).
 KEYWORDS_TLC_MODERN: frozenset[str] = ALL_KEYWORDS - _LEGACY
@@ -789,6 +808,16 @@ def render_cfg(cfg: Cfg) -> str:
 
 # --- old TLC ------------------------------------------------------------------
 
+def without_unsupported_checks(cfg: Cfg, supported: Iterable[str]) -> Cfg:
+    """``cfg`` without the check-only sections (:data:`CHECK_ONLY_KINDS`) a TLC that knows only the
+    ``supported`` keywords cannot take (``CHECK_DEADLOCK`` stays: :func:`adapt_for_tlc` turns it into
+    a flag): for a run that is about the state space, not about those checks."""
+    ok = frozenset(supported)
+    return Cfg(tuple(s for s in cfg.sections
+                     if s.kind == "CHECK_DEADLOCK" or s.kind not in CHECK_ONLY_KINDS
+                     or any(_KIND.get(k) == s.kind for k in ok)))
+
+
 def adapt_for_tlc(cfg: Cfg, supported: Iterable[str]) -> tuple[Cfg, list[str]]:
     """Make ``cfg`` acceptable to a TLC that knows only the ``supported`` keywords.
 
@@ -812,6 +841,5 @@ def adapt_for_tlc(cfg: Cfg, supported: Iterable[str]) -> tuple[Cfg, list[str]]:
         elif s.kind in _LEGACY:
             raise CfgError(f"{s.keyword} is an obsolete keyword this TLC does not accept; remove it")
         else:
-            raise CfgError(f"this tla2tools.jar does not support the {s.keyword} keyword; "
-                           "set ALIAS_TLA2TOOLS to a newer tla2tools.jar")
+            raise UnsupportedKeyword(s.keyword)
     return Cfg(tuple(sections)), flags

@@ -101,7 +101,14 @@ _TLAPS = frozenset(
      "SimpAll", "AutoBlast", "SetExtensionality", "NoSetContainsEverything",
      "IsaWithSetExtensionality", "ExpandENABLED", "ExpandCdot", "AutoUSE",
      "Lambdify", "ENABLEDaxioms", "ENABLEDrewrites", "ENABLEDrules",
-     "LevelComparison"}
+     "LevelComparison", "SimpleArithmetic", "Zipper", "ZipperT", "SlowAuto",
+     "SlowerAuto", "SlowestAuto", "SlowForce", "SlowerForce", "SlowestForce",
+     "SimplifyAndSolve", "SlowSimplifyAndSolve", "SlowerSimplifyAndSolve",
+     "SlowestSimplifyAndSolve", "Simplification", "SlowSimplification",
+     "SlowerSimplification", "SlowestSimplification", "SlowBlast",
+     "SlowerBlast", "SlowestBlast", "AllProvers", "AllProversT", "AllSMT",
+     "AllSMTT", "AllIsa", "AllIsaT", "AllZenon", "AllZenonT",
+     "PropositionalTemporalLogic", "EnabledWrapper", "CdotWrapper", "Trivial"}
 )
 
 #: Names each standard or community module makes visible to a module that
@@ -183,7 +190,9 @@ STANDARD_OPERATORS: dict[str, frozenset[str]] = {
          "FiniteNatInductiveDefConclusion", "FiniteNatInductiveDef",
          "NatInduction", "DownwardNatInduction", "GeneralNatInduction",
          "SmallestNatural", "RecursiveFcnOfNat", "NatInductiveDefType",
-         "FiniteNatInductiveDefType"}
+         "FiniteNatInductiveDefType", "RecursiveFcnOfNatType",
+         "RecursiveFcnOfNatUnique", "NatInductiveUnique",
+         "FiniteNatInductiveUnique"}
     ),
     "WellFoundedInduction": frozenset(
         {"IsWellFoundedOn", "SetLessThan", "WFInduction", "WFDefOn",

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
-from .cfg import CfgError, adapt_for_tlc, parse_cfg, render_cfg
+from .cfg import CfgError, UnsupportedKeyword, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import StateGraph, parse_dot
 from .launcher import Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap, machine_fault
+from .library import needed_library
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
 from .tlc import TlcResult, classify
@@ -43,6 +44,14 @@ def prepare_cfg(cfg_text: str, supported: frozenset[str]) -> tuple[str, list[str
     adapted, flags = adapt_for_tlc(cfg, supported)
     # Keep the author's text when nothing had to change: TLC reads exactly what was written.
     return (cfg_text if adapted == cfg else render_cfg(adapted)), list(flags)
+
+
+def unsupported_keyword_message(keyword: str, toolchain: Toolchain) -> str:
+    """One line saying that the jar predates a cfg keyword, and how to use a newer one."""
+    jar = toolchain.jar
+    return (f"the cfg uses {keyword}, which this tla2tools.jar (TLC {jar.tlc_version}, {jar.source}) predates; "
+            f"point ALIAS_TLA2TOOLS at a newer tla2tools.jar (export ALIAS_TLA2TOOLS=/path/to/tla2tools.jar) "
+            f"to check it")
 
 
 class TlaTools:
@@ -83,17 +92,27 @@ class TlaTools:
                  **(extra or {})},
             )
 
+    def library(self, spec: SpecFiles) -> dict[str, str]:
+        """The ALIAS library modules a run of ``spec`` stages (see :mod:`.library`): those it imports
+        that neither the spec nor the jar brings."""
+        return needed_library(spec.modules, self.toolchain.jar.modules)
+
+    def _digest(self, spec: SpecFiles) -> dict[str, str]:
+        """The digest of every module a run stages, library modules included, so a change to a
+        library module misses old cache entries."""
+        return files_digest({**self.library(spec), **spec.modules})
+
     # ------------------------------------------------------------------ SANY
 
     def sany(self, spec: SpecFiles, *, timeout: float = DEFAULT_SANY_TIMEOUT) -> SanyResult:
         """Strict SANY on ``spec.main`` (imported modules staged beside it)."""
-        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=files_digest(spec.modules),
+        key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=self._digest(spec),
                           heap=heap_cap())
         entry = self._cached(key)
         if entry is not None:
             ok, errors = parse_sany_output(entry["output"], entry["exit_code"], spec.main)
             return SanyResult(ok, entry["exit_code"], errors, entry["output"], entry["seconds"], False, True)
-        with stage(spec) as staged:
+        with stage(spec, library=self.library(spec)) as staged:
             self.launches["sany"] += 1
             run = _unstaged(self.launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir, timeout), staged)
         _raise_environment_fault("SANY", run)
@@ -138,14 +157,16 @@ class TlaTools:
             return _failed("config_error", f"module {spec.main} has no cfg to model-check with"), None
         try:
             cfg_text, cfg_flags = prepare_cfg(spec.cfg, self.toolchain.jar.cfg_keywords)
+        except UnsupportedKeyword as exc:
+            message = f"cfg: {unsupported_keyword_message(exc.keyword, self.toolchain)}"
+            return dataclasses.replace(_failed("config_error", message), unsupported_keyword=exc.keyword), None
         except CfgError as exc:
             return _failed("config_error", f"cfg: {exc}"), None
         tlc_flags = ["-workers", str(workers), *PINNED_FLAGS, *cfg_flags, *flags]
         if not deadlock and "-deadlock" not in tlc_flags:
             tlc_flags.append("-deadlock")
-        files = dict(spec.modules)
         key = content_key(
-            "tlc", jar=self.toolchain.identity, main=spec.main, files=files_digest(files),
+            "tlc", jar=self.toolchain.identity, main=spec.main, files=self._digest(spec),
             cfg=files_digest({"cfg": cfg_text}), flags=tlc_flags, graph=dump_graph, timeout=timeout,
             heap=heap_cap(),  # a verdict such as "Java heap space" can change with it
         )
@@ -154,7 +175,7 @@ class TlaTools:
             result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],
                               launcher=entry["launcher"], cached=True, flags=tuple(tlc_flags))
             return result, entry.get("dot")
-        with stage(spec, cfg_text) as staged:
+        with stage(spec, cfg_text, self.library(spec)) as staged:
             assert staged.cfg is not None
             # The cfg is staged as MAIN.cfg beside MAIN.tla, where every TLC version looks by default
             # (TLC 2.15 mishandles an absolute -config path).

