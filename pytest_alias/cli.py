@@ -24,7 +24,9 @@ class UserError(Exception):
 def _tools(args: argparse.Namespace) -> Any:
     from .tla.runner import TlaTools
 
-    return TlaTools(cache_dir=getattr(args, "cache_dir", None), use_cache=not getattr(args, "no_cache", False))
+    tools = TlaTools(cache_dir=getattr(args, "cache_dir", None), use_cache=not getattr(args, "no_cache", False))
+    tools.check_drivable()  # a jar the launcher cannot drive: one line now, not a grader error per run
+    return tools
 
 
 # --------------------------------------------------------------------------- doctor

@@ -64,6 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
         settings = Settings.from_options(values)
         if not worker:  # one check at start-up, not one error per item
             settings.check_models()
+            settings.tools.check_drivable()  # a jar the launcher cannot drive (or no JVM starts): one line
     except (ValueError, ToolchainError) as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS_KEY] = settings
@@ -96,9 +97,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if settings is None:
         metafunc.parametrize("alias_case", [pytest.param(None, marks=pytest.mark.skip(reason="no --alias-model given"))])
         return
+    from .tla.toolchain import ToolchainError
+
     try:
         cases = settings.cases()
-    except ValueError as exc:
+    except (ValueError, ToolchainError) as exc:  # ToolchainError: a JVM that cannot start while conditions are prepared
         raise pytest.UsageError(str(exc)) from None
     params = []
     for case in cases:

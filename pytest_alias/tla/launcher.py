@@ -154,6 +154,9 @@ def environment_fault(run: ToolRun) -> str | None:
     code = run.exit_code
     # Only a process's own exit status tells of a kill; the tool server reports the tool's return
     # value (SANY's front end returns -1 for a spec it rejects), and a killed server is rerun fresh.
+    if run.launcher == "fresh" and code in (-signal.SIGABRT, 128 + signal.SIGABRT):
+        # The JVM's own abort (a fatal error of the runtime, an hs_err file), not a kill from outside.
+        return f"the JVM aborted (exit code {code}: a fatal error of the Java runtime)"
     if run.launcher == "fresh" and code is not None and (code < 0 or code in KILLED_EXIT_CODES):
         return f"the JVM was killed from outside (exit code {code})"
     return None
