@@ -14,13 +14,13 @@ from .cli import UserError  # one error type for every command: one sentence, ex
 def _read_json(path: Path, what: str) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise UserError(f"{path}: not a readable {what} ({exc})") from None
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
-    from .exposure.analysis import is_likelihood_row, read_rows
+    from .exposure.analysis import is_likelihood_row
     from .report.paper import build_paper_report, render_markdown_report, write_paper_report
 
     from .controls.continuation import CONTINUATION_FORMAT
@@ -28,8 +28,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     records: list[dict[str, Any]] = []
     exposure_rows: list[dict[str, Any]] = []
     continuation_rows: list[dict[str, Any]] = []
+    from .report.validate import RecordError, check_record, read_located_rows
+
     for path in args.files:
-        rows = read_rows(path)
+        try:  # not UTF-8, nested too deep, a record with wrong field types: one line naming file, line, field
+            located = read_located_rows(path)
+            for row, where in located:
+                if not is_likelihood_row(row) and "grades" in row:
+                    check_record(row, where)
+        except RecordError as exc:
+            raise UserError(str(exc)) from None
+        rows = [row for row, _ in located]
         exposure_rows += [row for row in rows if is_likelihood_row(row)]
         continuation_rows += [row for row in rows if row.get("format") == CONTINUATION_FORMAT]
         records += [row for row in rows if not is_likelihood_row(row) and "grades" in row]

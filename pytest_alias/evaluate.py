@@ -14,6 +14,7 @@ from .cir.analysis import hidden_names
 from .grading.validation import guarded_grade
 from .report.outcomes import record_outcome
 from .tla.runner import TlaTools
+from .tla.streams import budgets
 
 from .options import GRADE_CHOICES
 from .records import GradeEntry, Record
@@ -104,6 +105,8 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         "timings": {"grading_s": round(time.perf_counter() - start, 3)},
         "versions": {"alias": __version__, "tlc": find_jar().tlc_version, "task": case.task.version,
                      "condition": case.condition.version},
+        # The byte budgets the tools ran under (a verdict "too large" depends on them).
+        "limits": budgets().to_record(),
     }
     record["outcome"] = record_outcome(record)
     return record

@@ -110,7 +110,9 @@ class TlaTools:
     # ------------------------------------------------------------------ shared plumbing
 
     def _cached(self, key: str) -> dict[str, Any] | None:
-        return self.cache.get(key) if self.use_cache else None
+        entry = self.cache.get(key) if self.use_cache else None
+        # Valid JSON of the wrong shape (a damaged or foreign file) is a miss, like unreadable JSON.
+        return entry if entry is not None and _entry_shape_ok(entry) else None
 
     def _store(self, key: str, run: ToolRun, extra: dict[str, Any] | None = None) -> None:
         # A timeout, a JVM out of memory or unable to start, a kill from outside: the machine's doing,
@@ -244,6 +246,17 @@ def cap_output(output: str, limit: int = MAX_OUTPUT_CHARS, head: int = KEPT_HEAD
     end = end[end.find("\n") + 1:] if "\n" in end else end
     cut = len(output) - len(start) - len(end)
     return f"{start}[ALIAS: {cut} characters of tool output cut here]\n{end}"
+
+
+def _entry_shape_ok(entry: dict[str, Any]) -> bool:
+    """Whether a run-cache entry has the fields and types a cached verdict is read from."""
+    def number(value: Any) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    return (isinstance(entry.get("output"), str) and (entry.get("exit_code") is None or
+            (isinstance(entry["exit_code"], int) and not isinstance(entry["exit_code"], bool)))
+            and number(entry.get("seconds")) and isinstance(entry.get("launcher", "fresh"), str)
+            and isinstance(entry.get("dot"), (str, type(None))) and entry.get("exceeded") in (None, "output", "graph"))
 
 
 def _too_large(result: TlcResult, exceeded: str | None) -> TlcResult:
