@@ -82,3 +82,40 @@ def test_only_the_jvms_last_words_can_blame_the_jar() -> None:
     assert broken_jar("SANY2 Version 2.1\n" + trace) == "java.lang.NoClassDefFoundError: tla2sany/modanalyzer/SpecObj"
     # A spec that prints the same line and goes on is judged on what it does, not excused.
     assert broken_jar(trace + "@!@!@STARTMSG 2193:0 @!@!@\nModel checking completed.\n") is None
+
+
+def test_a_hanging_java_is_killed_with_its_children_at_a_short_limit(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import time
+
+    from pytest_alias.tla import toolchain
+
+    child = tmp_path / "child.pid"
+    java = tmp_path / "bin" / "java"
+    java.parent.mkdir()
+    java.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {child}\nwait\n")
+    java.chmod(0o755)
+    monkeypatch.setenv("ALIAS_JAVA", str(java))
+    monkeypatch.setattr(toolchain, "VERSION_PROBE_SECONDS", 1.0)
+    toolchain.java_version.cache_clear()
+    start = time.monotonic()
+    with pytest.raises(ToolchainError, match="did not answer within 1 s"):
+        toolchain.find_java()
+    assert time.monotonic() - start < 10
+    pid = int(child.read_text())
+    time.sleep(0.2)
+    try:
+        os.kill(pid, 0)
+        alive = not open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+    except (ProcessLookupError, FileNotFoundError):
+        alive = False
+    assert not alive, "the hanging launcher's child is killed too"
+    toolchain.java_version.cache_clear()
+
+
+def test_a_jvms_own_abort_is_not_a_kill_from_outside() -> None:
+    from pytest_alias.tla.launcher import ToolRun, environment_fault
+
+    assert "aborted" in str(environment_fault(ToolRun(-6, "", 0.1)))
+    assert "killed from outside" in str(environment_fault(ToolRun(-9, "", 0.1)))
