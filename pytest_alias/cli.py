@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -274,6 +275,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise UserError(f"{args.output}: no such output file")
     try:
         with args.output.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
             text = handle.read(MAX_OUTPUT_READ).decode("utf-8", "replace")
     except OSError as exc:
         raise UserError(f"{args.output}: cannot read ({exc.strerror})") from None
@@ -283,7 +285,14 @@ def cmd_grade(args: argparse.Namespace) -> int:
     tools = _tools(args)
     before = tools.launches["tlc"]
     try:
-        result = guarded_grade(text, condition, args.grade, mode=args.mode, tools=tools, timeout=args.timeout)
+        if size > MAX_OUTPUT_READ:  # only a part was read: the verdict states the file's true size
+            from .grading.extract import oversize_reason
+            from .grading.result import Evidence, GradeResult
+            from .vocabulary import Side, Stage
+
+            result = GradeResult(args.grade, False, oversize_reason(size), Evidence(stage=Stage.EXTRACT, side=Side.OUTPUT))
+        else:
+            result = guarded_grade(text, condition, args.grade, mode=args.mode, tools=tools, timeout=args.timeout)
     except ModeUnavailable as exc:
         raise UserError(str(exc)) from None
     verdict = {
