@@ -64,6 +64,10 @@ def pytest_configure(config: pytest.Config) -> None:
         settings = Settings.from_options(values)
         if not worker:  # one check at start-up, not one error per item
             settings.check_models()
+            if settings.save_outputs is not None:  # before any model is paid for
+                from .generation import check_writable_file
+
+                check_writable_file(settings.save_outputs)
             settings.tools.check_drivable()  # a jar the launcher cannot drive (or no JVM starts): one line
     except (ValueError, ToolchainError) as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -174,10 +178,12 @@ class AliasController:
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Prepare the conditions before any worker starts (xdist starts them after this hook)."""
+        from .tla.toolchain import ToolchainError
+
         try:
             with _uncaptured(self.config):
                 self.settings.cases(live=live_progress(self.config))
-        except ValueError as exc:
+        except (ValueError, ToolchainError) as exc:  # ToolchainError: a JVM that cannot start while preparing
             raise pytest.UsageError(str(exc)) from None
 
     @pytest.hookimpl(optionalhook=True)

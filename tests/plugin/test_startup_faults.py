@@ -39,3 +39,17 @@ def test_a_jvm_that_cannot_start_stops_the_run_in_one_line(pytester: pytest.Pyte
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*cannot be driven by the * launcher: *"])
     assert "Traceback" not in result.stderr.str() and "INTERNALERROR" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("where", ["folder", "missing-parent-is-a-file"])
+def test_save_outputs_is_checked_before_any_generation(where: str, pytester: pytest.Pytester, small_suite: Path,
+                                                       tmp_path: Path) -> None:
+    target = tmp_path / "out"
+    target.mkdir()
+    if where != "folder":
+        (tmp_path / "file").write_text("x")
+        target = tmp_path / "file" / "outputs.jsonl"
+    result = run(pytester, small_suite, tmp_path / "cache", "--alias-model=fake", f"--alias-save-outputs={target}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*--alias-save-outputs {target}: *"])
+    assert not (tmp_path / "cache" / "generations").exists(), "nothing generated"
