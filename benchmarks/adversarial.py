@@ -393,6 +393,47 @@ def _within_ceilings(outcome: Outcome) -> bool:
             and numbers[1] <= PYTHON_MEMORY_CEILING_MB and "over budget" in outcome.line)
 
 
+def _undrivable_jar(launcher: str) -> Callable[[Path], Outcome]:
+    """A tla2tools.jar lacking classes the tools need (as a jar of another make may): the run stops at
+    start-up with one line blaming the jar, never a parse verdict on the output."""
+    def run(folder: Path) -> Outcome:
+        import zipfile
+
+        from pytest_alias.tla.toolchain import find_jar
+
+        jar = folder / "tla2tools.jar"
+        with zipfile.ZipFile(find_jar().path) as source, zipfile.ZipFile(jar, "w") as out:
+            for info in source.infolist():
+                if not info.filename.startswith("tla2sany/modanalyzer/SpecObj"):
+                    out.writestr(info, source.read(info))
+        return _grade(CLOCK_TEXT, "parse", env_extra={"ALIAS_TLA2TOOLS": str(jar), "ALIAS_LAUNCHER": launcher})(folder)
+    return run
+
+
+def _hanging_java(folder: Path) -> Outcome:
+    """An ALIAS_JAVA that never answers (and starts a child): stopped at a short limit, child and all."""
+    java = folder / "bin" / "java"
+    java.parent.mkdir()
+    java.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {folder / 'child.pid'}\nwait\n")
+    java.chmod(0o755)
+    start = time.monotonic()
+    outcome = _grade(CLOCK_TEXT, env_extra={"ALIAS_JAVA": str(java)})(folder)
+    child = (folder / "child.pid").read_text().strip() if (folder / "child.pid").exists() else ""
+    alive = bool(child) and Path(f"/proc/{child}").exists() and \
+        Path(f"/proc/{child}/stat").read_text().split()[2] != "Z"
+    outcome.line = f"{time.monotonic() - start:.0f} s; child {'ALIVE' if alive else 'gone'}; {outcome.line}"
+    return outcome
+
+
+CASES += [
+    Case("jar the tool server cannot drive", _undrivable_jar("server"),
+         lambda o: o.code == 2 and "cannot be driven" in o.line, "one line blaming the jar"),
+    Case("jar the fresh JVM cannot drive", _undrivable_jar("fresh"),
+         lambda o: o.code == 2 and "cannot be driven" in o.line, "one line blaming the jar"),
+    Case("ALIAS_JAVA hangs", _hanging_java,
+         lambda o: o.code == 2 and "child gone" in o.line and int(o.line.split(" s;")[0]) < 20,
+         "stopped in seconds, its child killed"),
+]
 CASES.append(Case("pytest -n 2: flooding outputs (ceilings)", _flood_case, _within_ceilings,
                   f"fail over budget; disk <= {DISK_CEILING_MB} MB, Python <= {PYTHON_MEMORY_CEILING_MB} MB"))
 
