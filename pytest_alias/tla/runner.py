@@ -20,7 +20,7 @@ from typing import Any, Sequence
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
 from .cfg import CfgError, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import StateGraph, parse_dot
-from .launcher import (Launcher, ToolFault, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap,
+from .launcher import (Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap,
                        machine_fault)
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
