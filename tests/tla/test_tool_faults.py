@@ -119,3 +119,33 @@ def test_a_jvms_own_abort_is_not_a_kill_from_outside() -> None:
 
     assert "aborted" in str(environment_fault(ToolRun(-6, "", 0.1)))
     assert "killed from outside" in str(environment_fault(ToolRun(-9, "", 0.1)))
+
+
+@pytest.mark.parametrize("mode", ["auto", "server"])
+def test_a_server_fault_falls_back_to_fresh_jvms_only_in_auto_mode(mode: str, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_alias.tla import launcher as launch
+
+    class FaultyServer:
+        alive = True
+        runs = 0
+
+        def run(self, *args: object) -> None:
+            raise ToolFault("the tool server cannot run SANY with this jar: java.lang.NoSuchMethodException")
+
+        def close(self) -> None:
+            pass
+
+    fresh: list[str] = []
+    monkeypatch.setattr(launch, "run_fresh", lambda *args, **kwargs: fresh.append(args[1]) or launch.ToolRun(0, "", 0.0))
+    runner = launch.Launcher(TlaTools(cache_dir=tmp_path).toolchain, tmp_path, mode)
+    if runner.kind != "server":
+        pytest.skip(f"no tool server here: {runner.note}")
+    monkeypatch.setattr(runner, "_take_server", lambda: FaultyServer())
+    if mode == "server":
+        with pytest.raises(ToolFault):
+            runner.run("sany", [], tmp_path, tmp_path, 10)
+        assert fresh == [] and runner.kind == "server"
+    else:
+        runner.run("sany", [], tmp_path, tmp_path, 10)
+        assert fresh == ["sany"] and runner.kind == "fresh" and "NoSuchMethodException" in runner.note
