@@ -61,8 +61,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                         "Init == x = 0\nNext == x' = (x + 1) % 3\n====\n"},
         "INIT Init\nNEXT Next\n",
     )
-    sany = tools.sany(probe)
-    tlc = tools.tlc(probe, timeout=120)
+    try:
+        sany = tools.sany(probe)
+        tlc = tools.tlc(probe, timeout=120)
+    except ToolchainError as exc:  # a jar the launcher cannot drive, a JVM that cannot start: a finding
+        print(f"toolchain: {exc}\ntoolchain is broken")
+        return 1
     healthy &= sany.ok and tlc.ok and tlc.distinct_states == 3
     rows.append(("SANY", "ok" if sany.ok else f"FAILED: {sany.errors[:1]}"))
     rows.append(("TLC", f"ok ({tlc.seconds:.2f} s, {tlc.launcher})" if tlc.ok and tlc.distinct_states == 3

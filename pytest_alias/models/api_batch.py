@@ -91,7 +91,7 @@ class BatchJournal:
                 journal.batches = batches
         except FileNotFoundError:
             pass
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             log.warning("ignoring unreadable batch journal %s: %s", path, error)
         return journal
 
