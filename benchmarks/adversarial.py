@@ -291,6 +291,153 @@ CASES = [
 ]
 
 
+# --------------------------------------------------------------------------- flooding outputs: ceilings
+
+#: An output whose state space never ends (its state-graph dump grows until something stops it).
+ENDLESS = ("---- MODULE HourClock ----\nEXTENDS Naturals\nVARIABLE hr\nTypeOK == hr \\in Nat\n"
+           "Init == hr \\in 1..12\nTick == hr' = hr + 1\nNext == Tick\nSpec == Init /\\ [][Next]_hr /\\ WF_hr(Tick)\n"
+           "NoonRecurs == []<>(hr = 12)\n====\n")
+#: The same, printing a long line in every state (a PrintT flood).
+FLOOD = ENDLESS.replace("EXTENDS Naturals", "EXTENDS Naturals, TLC").replace(
+    "Tick == hr' = hr + 1", "Tick == hr' = hr + 1 /\\ PrintT(<<hr, \"" + "x" * 400 + "\">>)")
+#: The ceilings a ``-n 2`` run on flooding outputs must stay under (ALIAS's default budgets: 64 MB of
+#: printed output and 64 MB of state graph per run, one run per worker at a time, plus the cache and
+#: the kept output): disk written under the run's folders, and the resident memory of its Python processes.
+DISK_CEILING_MB = 400
+PYTHON_MEMORY_CEILING_MB = 1200
+
+
+def _tree_size(folder: Path) -> int:
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def measure_flood(folder: Path, *, code: Path = REPO, workers: int = 2, timeout: float = 30,
+                  extra_env: dict[str, str] | None = None) -> dict[str, object]:
+    """Grade flooding outputs (an endless state graph, a PrintT flood) with ``pytest -n WORKERS`` in
+    extended mode and sample, every 0.2 s, the disk used under ``folder`` (temporary files and the
+    cache) and the resident memory of the run's Python processes and JVMs. ``code`` is the checkout
+    whose ALIAS runs (to compare with an earlier version)."""
+    import psutil
+
+    replay = folder / "flood.jsonl"
+    lines = [{"task": "hour-clock", "condition": "original", "sample": i, "text": text}
+             for i, text in enumerate([ENDLESS, FLOOD])]
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--alias-suite=builtin?ids=hour-clock",
+               f"--alias-model=replay:{replay}", "--alias-conditions=original", f"--alias-samples={len(lines)}",
+               "--alias-grade=behavior", "--alias-mode=extended", f"--alias-timeout={timeout:g}", "-n", str(workers),
+               "-q", "-W", "ignore", f"--alias-report={folder / 'run.json'}", "--pyargs", "pytest_alias.benchmark"]
+    env = _env(folder, PYTHONPATH=str(code), **(extra_env or {}))
+    start = time.monotonic()
+    child = subprocess.Popen(command, env=env, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    peaks = {"disk_mb": 0.0, "python_mb": 0.0, "python_process_mb": 0.0, "jvm_mb": 0.0}
+    output: list[str] = []
+    reader = __import__("threading").Thread(target=lambda: output.extend(child.stdout or []), daemon=True)
+    reader.start()
+    root = psutil.Process(child.pid)
+    while child.poll() is None:
+        python = jvm = largest = 0
+        try:
+            processes = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            processes = []
+        for process in processes:
+            try:
+                rss = process.memory_info().rss
+                name = process.name()
+            except psutil.Error:
+                continue
+            if "java" in name:
+                jvm += rss
+            else:
+                python += rss
+                largest = max(largest, rss)
+        mb = 1024 * 1024
+        peaks["python_mb"] = max(peaks["python_mb"], python / mb)
+        peaks["python_process_mb"] = max(peaks["python_process_mb"], largest / mb)
+        peaks["jvm_mb"] = max(peaks["jvm_mb"], jvm / mb)
+        peaks["disk_mb"] = max(peaks["disk_mb"], _tree_size(folder) / mb)
+        time.sleep(0.2)
+    reader.join(5)
+    text = "".join(output)
+    try:
+        records = json.loads((folder / "run.json").read_text())["records"]
+        reasons = [f"s{r['sample']}: {r['grades']['behavior']['reason']}"[:200] for r in records]
+    except (OSError, ValueError, KeyError, TypeError):
+        reasons = [line.strip()[:160] for line in text.splitlines() if "FAILED" in line]
+    return {**{k: round(v, 1) for k, v in peaks.items()}, "seconds": round(time.monotonic() - start, 1),
+            "exit": child.returncode, "verdicts": reasons, "output": text}
+
+
+def _flood_case(folder: Path) -> Outcome:
+    peaks = measure_flood(folder)
+    over = sum(1 for reason in peaks["verdicts"] if "exceeded" in reason or "printed more than" in reason)  # type: ignore[union-attr]
+    line = (f"peak disk {peaks['disk_mb']} MB, Python {peaks['python_mb']} MB (largest process "
+            f"{peaks['python_process_mb']} MB), JVMs {peaks['jvm_mb']} MB, {peaks['seconds']} s; "
+            f"{over} of {len(peaks['verdicts'])} over budget")  # type: ignore[arg-type]
+    return Outcome(peaks["exit"], line, str(peaks["output"]))  # type: ignore[arg-type]
+
+
+def _within_ceilings(outcome: Outcome) -> bool:
+    import re
+
+    numbers = [float(n) for n in re.findall(r"([\d.]+) MB", outcome.line)]
+    return (outcome.code == 1 and len(numbers) >= 2 and "2 of 2 over budget" in outcome.line and numbers[0] <= DISK_CEILING_MB
+            and numbers[1] <= PYTHON_MEMORY_CEILING_MB and "over budget" in outcome.line)
+
+
+def _undrivable_jar(launcher: str) -> Callable[[Path], Outcome]:
+    """A tla2tools.jar lacking classes the tools need (as a jar of another make may): the run stops at
+    start-up with one line blaming the jar, never a parse verdict on the output."""
+    def run(folder: Path) -> Outcome:
+        import zipfile
+
+        from pytest_alias.tla.toolchain import find_jar
+
+        jar = folder / "tla2tools.jar"
+        with zipfile.ZipFile(find_jar().path) as source, zipfile.ZipFile(jar, "w") as out:
+            for info in source.infolist():
+                if not info.filename.startswith("tla2sany/modanalyzer/SpecObj"):
+                    out.writestr(info, source.read(info))
+        return _grade(CLOCK_TEXT, "parse", env_extra={"ALIAS_TLA2TOOLS": str(jar), "ALIAS_LAUNCHER": launcher})(folder)
+    return run
+
+
+def _hanging_java(folder: Path) -> Outcome:
+    """An ALIAS_JAVA that never answers (and starts a child): stopped at a short limit, child and all."""
+    java = folder / "bin" / "java"
+    java.parent.mkdir()
+    java.write_text(f"#!/bin/sh\nsleep 300 &\necho $! > {folder / 'child.pid'}\nwait\n")
+    java.chmod(0o755)
+    start = time.monotonic()
+    outcome = _grade(CLOCK_TEXT, env_extra={"ALIAS_JAVA": str(java)})(folder)
+    child = (folder / "child.pid").read_text().strip() if (folder / "child.pid").exists() else ""
+    alive = bool(child) and Path(f"/proc/{child}").exists() and \
+        Path(f"/proc/{child}/stat").read_text().split()[2] != "Z"
+    outcome.line = f"{time.monotonic() - start:.0f} s; child {'ALIVE' if alive else 'gone'}; {outcome.line}"
+    return outcome
+
+
+CASES += [
+    Case("jar the tool server cannot drive", _undrivable_jar("server"),
+         lambda o: o.code == 2 and "cannot be driven" in o.line, "one line blaming the jar"),
+    Case("jar the fresh JVM cannot drive", _undrivable_jar("fresh"),
+         lambda o: o.code == 2 and "cannot be driven" in o.line, "one line blaming the jar"),
+    Case("ALIAS_JAVA hangs", _hanging_java,
+         lambda o: o.code == 2 and "child gone" in o.line and int(o.line.split(" s;")[0]) < 20,
+         "stopped in seconds, its child killed"),
+]
+CASES.append(Case("pytest -n 2: flooding outputs (ceilings)", _flood_case, _within_ceilings,
+                  f"fail over budget; disk <= {DISK_CEILING_MB} MB, Python <= {PYTHON_MEMORY_CEILING_MB} MB"))
+
+
 def run_case(case: Case, root: Path) -> tuple[Outcome, float]:
     folder = Path(tempfile.mkdtemp(prefix="case-", dir=root))
     (folder / "tmp").mkdir()
@@ -309,7 +456,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="run only the cases whose name contains this text")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON")
+    parser.add_argument("--flood", type=Path, metavar="CHECKOUT",
+                        help="only measure the flooding outputs' peak disk and memory with the ALIAS in CHECKOUT")
     args = parser.parse_args(argv)
+    if args.flood:
+        with tempfile.TemporaryDirectory(prefix="alias-flood-") as scratch:
+            (Path(scratch) / "tmp").mkdir()
+            peaks = measure_flood(Path(scratch), code=args.flood.resolve())
+        print(json.dumps({k: v for k, v in peaks.items() if k != "output"}, indent=1))
+        return 0
     if not sys.platform.startswith("linux"):
         print("adversarial suite: finding leaked JVMs reads /proc (Linux only)", file=sys.stderr)
         return 2

@@ -6,6 +6,7 @@ from .errors import BadInput, RunStopped, ToolFault, UsageProblem, usage_message
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from . import __version__
 from .tla.cfg import CfgError
-from .tla.specfiles import SpecFiles
+from .tla.specfiles import SpecError, SpecFiles
 from .options import integer, seconds
 from .tla.toolchain import ToolchainError
 from .vocabulary import GRADES, MODES
@@ -26,7 +27,9 @@ UserError = UsageProblem
 def _tools(args: argparse.Namespace) -> Any:
     from .tla.runner import TlaTools
 
-    return TlaTools(cache_dir=getattr(args, "cache_dir", None), use_cache=not getattr(args, "no_cache", False))
+    tools = TlaTools(cache_dir=getattr(args, "cache_dir", None), use_cache=not getattr(args, "no_cache", False))
+    tools.check_drivable()  # a jar the launcher cannot drive: one line now, not a grader error per run
+    return tools
 
 
 # --------------------------------------------------------------------------- doctor
@@ -59,8 +62,12 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                         "Init == x = 0\nNext == x' = (x + 1) % 3\n====\n"},
         "INIT Init\nNEXT Next\n",
     )
-    sany = tools.sany(probe)
-    tlc = tools.tlc(probe, timeout=120)
+    try:
+        sany = tools.sany(probe)
+        tlc = tools.tlc(probe, timeout=120)
+    except ToolchainError as exc:  # a jar the launcher cannot drive, a JVM that cannot start: a finding
+        print(f"toolchain: {exc}\ntoolchain is broken")
+        return 1
     healthy &= sany.ok and tlc.ok and tlc.distinct_states == 3
     rows.append(("SANY", "ok" if sany.ok else f"FAILED: {sany.errors[:1]}"))
     rows.append(("TLC", f"ok ({tlc.seconds:.2f} s, {tlc.launcher})" if tlc.ok and tlc.distinct_states == 3
@@ -311,6 +318,7 @@ def _grade_command(args: argparse.Namespace) -> int:
         raise UserError(f"{args.output}: no such output file")
     try:
         with args.output.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
             text = handle.read(MAX_OUTPUT_READ).decode("utf-8", "replace")
     except OSError as exc:
         raise UserError(f"{args.output}: cannot read ({exc.strerror})") from None
@@ -320,7 +328,14 @@ def _grade_command(args: argparse.Namespace) -> int:
     tools = _tools(args)
     before = tools.launches["tlc"]
     try:
-        result = guarded_grade(text, condition, args.grade, mode=args.mode, tools=tools, timeout=args.timeout)
+        if size > MAX_OUTPUT_READ:  # only a part was read: the verdict states the file's true size
+            from .grading.extract import oversize_reason
+            from .grading.result import Evidence, GradeResult
+            from .vocabulary import Side, Stage
+
+            result = GradeResult(args.grade, False, oversize_reason(size), Evidence(stage=Stage.EXTRACT, side=Side.OUTPUT))
+        else:
+            result = guarded_grade(text, condition, args.grade, mode=args.mode, tools=tools, timeout=args.timeout)
     except ModeUnavailable as exc:
         raise UserError(str(exc)) from None
     verdict = {

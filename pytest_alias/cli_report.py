@@ -14,7 +14,7 @@ from .errors import UsageProblem as UserError  # one error type for every comman
 def _read_json(path: Path, what: str) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
         raise UserError(f"{path}: not a readable {what} ({exc})") from None
 
 
@@ -30,7 +30,7 @@ def run_metadata(path: Path) -> dict[str, Any] | None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
-    from .exposure.analysis import is_likelihood_row, read_rows
+    from .exposure.analysis import is_likelihood_row
     from .report.paper import build_paper_report, render_markdown_report, write_paper_report
 
     from .controls.continuation import CONTINUATION_FORMAT
@@ -39,8 +39,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     exposure_rows: list[dict[str, Any]] = []
     continuation_rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
+    from .report.validate import RecordError, check_record, read_located_rows
+
     for path in args.files:
-        rows = read_rows(path)
+        try:  # not UTF-8, nested too deep, a record with wrong field types: one line naming file, line, field
+            located = read_located_rows(path)
+            for row, where in located:
+                if not is_likelihood_row(row) and "grades" in row:
+                    check_record(row, where)
+        except RecordError as exc:
+            raise UserError(str(exc)) from None
+        rows = [row for row, _ in located]
         run = run_metadata(path)
         if run is not None:
             runs.append(run)

@@ -14,6 +14,7 @@ from .cir.analysis import hidden_names
 from .grading.validation import guarded_grade
 from .verdicts import record_outcome
 from .tla.runner import TlaTools
+from .tla.streams import budgets
 
 from .records import GradeEntry, Record
 from .vocabulary import GRADES, MODES, Side, Stage  # noqa: F401 - MODES is re-exported here
@@ -108,6 +109,8 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         "timings": {"grading_s": round(time.perf_counter() - start, 3)},
         "versions": {"alias": __version__, "tlc": find_jar().tlc_version, "task": case.task.version,
                      "condition": case.condition.version},
+        # The byte budgets the tools ran under (a verdict "too large" depends on them).
+        "limits": budgets().to_record(),
     }
     record["outcome"] = record_outcome(record)
     return record

@@ -10,6 +10,7 @@ text is the stored one, and ``off`` keeps the texts only in the run file.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -95,6 +96,22 @@ def generation_fields(generation: Generation) -> dict[str, Any]:
     if exposure:  # a fine-tuned model: which half it saw (tla-alias exposure reads it)
         fields["exposure"] = exposure
     return fields
+
+
+def check_writable_file(path: Path, option: str = "--alias-save-outputs") -> None:
+    """Raise ``ValueError`` (one line) unless a file can be written at ``path``: checked at start-up,
+    before any model is paid for, not when the outputs are already generated."""
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: is a folder; give a file path such as outputs.jsonl")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ValueError(f"{option} {path}: the file is not writable")
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the folders still missing are created when the file is written
+    if not folder.is_dir():
+        raise ValueError(f"{option} {path}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {path}: the folder {folder} is not writable")
 
 
 def write_replay_file(path: Path, cases: Sequence[Case], generations: dict[CaseKey, Generation], seed: int) -> int:

@@ -69,6 +69,11 @@ def pytest_configure(config: pytest.Config) -> None:
         workspace = Workspace(RunConfig.from_options(values))
         if not worker:  # one check at start-up, not one error per item
             workspace.check_models()
+            if workspace.config.save_outputs is not None:  # before any model is paid for
+                from .generation import check_writable_file
+
+                check_writable_file(workspace.config.save_outputs)
+            workspace.tools.check_drivable()  # a jar the launcher cannot drive (or no JVM starts): one line
     except (ValueError, ToolchainError) as exc:
         raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
     config.stash[WORKSPACE_KEY] = workspace
@@ -107,9 +112,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if workspace is None:
         metafunc.parametrize("alias_case", [pytest.param(None, marks=pytest.mark.skip(reason="no --alias-model given"))])
         return
+    from .tla.toolchain import ToolchainError
+
     try:
         cases = workspace.cases()
-    except ValueError as exc:
+    except (ValueError, ToolchainError) as exc:  # ToolchainError: a JVM that cannot start while conditions are prepared
         raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
     params = []
     for case in cases:
@@ -181,10 +188,12 @@ class AliasController:
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Prepare the conditions before any worker starts (xdist starts them after this hook)."""
+        from .tla.toolchain import ToolchainError
+
         try:
             with _uncaptured(self.config):
                 self.workspace.cases(live=live_progress(self.config))
-        except ValueError as exc:
+        except (ValueError, ToolchainError) as exc:  # ToolchainError: a JVM that cannot start while preparing
             raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
 
     @pytest.hookimpl(optionalhook=True)

@@ -14,7 +14,8 @@ from typing import Any, Iterable, Mapping
 from .vocabulary import CONDITIONS, GRADES, Side, Stage
 
 OUTCOMES = ("model error", "no module found", "cut at token limit", "parse error", "semantic error", "TLC config error",
-            "TLC error", "invariant or property violation", "deadlock", "timeout", "out of memory", "behavior differs",
+            "TLC error", "invariant or property violation", "deadlock", "timeout", "out of memory", "too large",
+            "behavior differs",
             "reference not gradeable", "toolchain limit", "grader error", "pass")
 
 #: Outcomes that are no verdict on the model's output: the model call failed, the reference cannot be
@@ -26,7 +27,7 @@ _TLC_OUTCOMES = {
     "config_error": "TLC config error", "parse_error": "TLC config error", "semantic_error": "TLC config error",
     "invariant_violation": "invariant or property violation", "property_violation": "invariant or property violation",
     "assumption_failure": "invariant or property violation", "deadlock": "deadlock", "timeout": "timeout",
-    "out_of_memory": "out of memory",
+    "out_of_memory": "out of memory", "too_large": "too large",
     "crash": "TLC error",
 }
 

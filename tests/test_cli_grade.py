@@ -150,3 +150,16 @@ def test_output_that_would_write_a_file_is_not_run(cache_dir: Path, tmp_path: Pa
         assert verdict["tlc_runs"] == 0
     assert not target.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["output.txt"]
+
+
+def test_an_oversize_output_is_reported_with_its_true_size(cache_dir: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as handle:
+        handle.write(b"---- MODULE HourClock ----\n")
+        handle.write(b"\\* filler\n" * 600_000)
+    size = huge.stat().st_size
+    assert main(["--cache-dir", str(cache_dir), "grade", "--reference", str(CLOCK), "--output", str(huge),
+                 "--grade", "parse", "--json"]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["reason"] == f"output is {size:,} bytes, over the 204,800-byte limit"

@@ -14,8 +14,10 @@ from __future__ import annotations
 from ..errors import UsageProblem
 
 import concurrent.futures
+import glob
 import json
 import os
+import re
 import shutil
 import statistics
 import tempfile
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..atomic import as_umask_allows
 from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
 from ..tla.runner import TlaTools, default_tools
@@ -170,16 +173,49 @@ def publish(staging: Path, out: Path) -> None:
         if not out.is_dir() or (any(out.iterdir()) and not (out / "summary.json").is_file()
                                 and not (out / "map.json").is_file()):
             raise BuildError(f"{out} exists and is not an ALIAS output folder; choose another --out")
-        trash = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-"))
+        trash = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-{os.getpid()}-"))
         os.replace(out, trash / out.name)
         shutil.rmtree(trash, ignore_errors=True)
     os.replace(staging, out)
 
 
 def staging_dir(out: Path) -> Path:
-    """A temporary folder beside ``out`` (same file system, so the final move is atomic)."""
+    """A temporary folder beside ``out`` (same file system, so the final move is atomic), named with
+    this process's id; the leftovers of builds that were killed before they could clean up are
+    removed first. The folder gets the permissions the umask allows (``mkdtemp`` alone gives 0700)."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-"))
+    remove_leftovers(out)
+    staging = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp-{os.getpid()}-"))
+    as_umask_allows(staging, folder=True)
+    return staging
+
+
+_LEFTOVER = re.compile(r"\.(?P<name>.+)\.(?:tmp|old)-(?:(?P<pid>\d+)-)?[^.]+")
+
+
+def remove_leftovers(out: Path) -> list[Path]:
+    """Remove the hidden staging and trash folders of earlier builds into ``out`` whose process is
+    gone (a build killed mid-way: no ``finally`` ran); returns what was removed."""
+    removed = []
+    for entry in out.parent.glob(f".{glob.escape(out.name)}.*-*"):
+        match = _LEFTOVER.fullmatch(entry.name)
+        if match is None or match["name"] != out.name or not entry.is_dir():
+            continue
+        if match["pid"] is not None and _alive(int(match["pid"])):
+            continue  # a build running now (named by an older version: no pid, removed)
+        shutil.rmtree(entry, ignore_errors=True)
+        removed.append(entry)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def build_test_set(tasks: list[Task], out: Path, *, seed: int = 0, workers: int = 2,

@@ -46,6 +46,8 @@ def read_rows(path: Path | str) -> list[dict[str, Any]]:
     source = Path(path)
     try:
         text = source.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ExposureError(f"{source}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise ExposureError(f"{source}: cannot read ({exc.strerror or exc})") from None
     stripped = text.lstrip()
@@ -59,6 +61,8 @@ def read_rows(path: Path | str) -> list[dict[str, Any]]:
             rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     except json.JSONDecodeError as exc:
         raise ExposureError(f"{source}: not JSON or JSON lines ({exc})") from None
+    except RecursionError:
+        raise ExposureError(f"{source}: JSON nested too deeply to read") from None
     if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
         raise ExposureError(f"{source}: expected records or likelihood rows (JSON objects)")
     return rows

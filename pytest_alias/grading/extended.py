@@ -106,8 +106,10 @@ def reference_graph(tools: TlaTools, condition: Condition, ref_cfg: Cfg,
     memo = content_key("reference-timeout", jar=tools.toolchain.identity, main=spec.main,
                        files=files_digest(spec.modules), cfg=spec.cfg)
     remembered = tools.cache.get(memo)
-    if remembered is not None and float(remembered.get("timeout", 0)) >= timeout:
-        return None, f"the reference ran past the {remembered['timeout']:g} s limit ({remembered['what']}; remembered)"
+    limit = remembered.get("timeout") if remembered is not None else None
+    # A damaged memo of any shape is a miss (the reference runs again).
+    if isinstance(limit, (int, float)) and not isinstance(limit, bool) and limit >= timeout:
+        return None, f"the reference ran past the {limit:g} s limit ({(remembered or {}).get('what', 'TLC run')}; remembered)"
     counted = tools.tlc(spec, deadlock=False, timeout=timeout)
     if counted.status == "timeout":
         tools.cache.put(memo, {"timeout": timeout, "what": "TLC run"})

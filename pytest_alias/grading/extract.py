@@ -107,6 +107,11 @@ def _with_footer(module_text: str) -> str:
 MAX_MODULE_NAME_BYTES = 250
 
 
+def oversize_reason(size: int, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """Why an output of ``size`` bytes is not graded (its true size, even when only a part was read)."""
+    return f"output is {size:,} bytes, over the {max_bytes:,}-byte limit"
+
+
 def extract_module(output: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Extraction:
     """The module to grade in a model's raw ``output``, or a failure with its reason.
 
@@ -118,7 +123,7 @@ def extract_module(output: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES) ->
         return _failed("output is empty")
     size = len(output.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        return _failed(f"output is {size:,} bytes, over the {max_bytes:,}-byte limit")
+        return _failed(oversize_reason(size, max_bytes))
     notes: list[str] = []
     text = _normalized(output, notes)
 

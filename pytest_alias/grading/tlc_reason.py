@@ -110,6 +110,11 @@ def tlc_reason(result: TlcResult, binding: CfgBinding, timeout: float) -> str | 
         from ..tla.launcher import heap_cap
 
         return f"TLC ran out of memory under the {heap_cap()} heap cap (ALIAS_JAVA_HEAP raises it): {result.message}"
+    if status == "too_large":  # stopped over a budget while TLC ran (see tla/streams.py)
+        message = result.message or "run went over its budget"
+        if message.startswith("TLC printed"):
+            return "the output made " + message
+        return f"the output's {message.removeprefix('the ')}"
     if status == "config_error":
         return _config_reason(result, binding)
     if status == "invariant_violation":

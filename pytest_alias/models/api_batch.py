@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 from ..atomic import write_json_atomic
 from .api_config import APIModelError, BatchFailedError, as_float, as_int
 from .api_retry import Backoff, call_with_retries
+from .redact import redact, redacting
 from .store import default_store_root
 
 __all__ = [
@@ -28,7 +29,7 @@ __all__ = [
     "wait_for_batch",
 ]
 
-log = logging.getLogger("pytest_alias.models.api")
+log = redacting(logging.getLogger("pytest_alias.models.api"))
 
 T = TypeVar("T")
 
@@ -92,7 +93,7 @@ class BatchJournal:
                 journal.batches = batches
         except FileNotFoundError:
             pass
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
             log.warning("ignoring unreadable batch journal %s: %s", path, error)
         return journal
 
@@ -211,7 +212,7 @@ def run_batches(backend: BatchBackend, items: Mapping[str, Mapping[str, Any]], j
                 done[cid] = result.raw
                 errors.pop(cid, None)
             elif cid not in done:
-                errors[cid] = result.error or "failed"
+                errors[cid] = redact(result.error or "failed")  # a provider's text: may echo the key
 
     for recorded in list(journal.batches):
         wanted = [cid for cid in recorded["custom_ids"] if cid in items]

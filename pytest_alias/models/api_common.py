@@ -36,6 +36,7 @@ from .api_config import BatchFailedError, ModelConfigError, as_bool, as_float, a
 from .api_retry import call_with_retries, transient_status
 from .api_usage import Price, estimate_cost
 from .base import DecodingParams, Generation, GenerationRequest, StopRunError
+from .redact import register_secret
 
 __all__ = ["APIModel", "Parsed"]
 
@@ -80,6 +81,7 @@ class APIModel:
 
     def __init__(self, model_id: str, *, sleep: Callable[[float], None] | None = None, **options: Any) -> None:
         self.api_key = require_env_key(self.key_env, self.provider)
+        register_secret(self.api_key)  # redacted from every provider text from now on
         self.model_id = model_id
         self.batch = as_bool("batch", options.pop("batch")) if "batch" in options else batch_default()
         max_tokens = options.pop("max_tokens", self.default_max_tokens)

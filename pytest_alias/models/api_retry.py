@@ -9,10 +9,11 @@ from typing import Callable, Iterator, TypeVar
 
 from .api_config import APIModelError
 from .base import ModelUnreachableError
+from .redact import redact, redacting
 
 __all__ = ["Backoff", "call_with_retries", "connection_failed", "transient_status"]
 
-log = logging.getLogger("pytest_alias.models.api")
+log = redacting(logging.getLogger("pytest_alias.models.api"))
 
 T = TypeVar("T")
 
@@ -76,12 +77,13 @@ def call_with_retries(call: Callable[[], T], *, transient: Callable[[BaseExcepti
                 failed_connections += 1
                 if failed_connections > connect_retries:
                     raise ModelUnreachableError(
-                        f"{what}: no connection to the provider after {failed_connections} attempts ({error}); "
+                        f"{what}: no connection to the provider after {failed_connections} attempts "
+                        f"({redact(str(error))}); "
                         f"check the network, the proxy or base_url") from error
             if not transient(error):
                 raise
             if attempt == retries:
-                raise APIModelError(f"{what} failed after {retries + 1} attempts: {error}") from error
+                raise APIModelError(f"{what} failed after {retries + 1} attempts: {redact(str(error))}") from error
             delay = next(delays)
             log.warning("%s failed (%s); retrying in %.1fs", what, error, delay)
             sleep(delay)

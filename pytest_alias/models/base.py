@@ -116,6 +116,18 @@ class Generation:
     #: generation is never stored, and its item is a "model error", not a failing grade.
     error: str | None = None
 
+    def __post_init__(self) -> None:
+        # The one redaction step for what a provider sent: nothing below reaches a record, the store,
+        # a report or the console with a key in it (gateways echo keys in their error messages).
+        from .redact import redact, redact_json, redact_values
+
+        if self.error is not None:
+            object.__setattr__(self, "error", redact(self.error))
+        if self.raw is not None:
+            object.__setattr__(self, "raw", redact_json(self.raw))
+        if self.text:
+            object.__setattr__(self, "text", redact_values(self.text))
+
     @classmethod
     def failed(cls, model: str, error: BaseException | str) -> Generation:
         """The stand-in for a request the model could not answer: one line, and for an exception its

@@ -48,6 +48,15 @@ def _entry_key(record: Any, where: str) -> ReplayKey:
         raise ReplayError(f"{where}: task, condition and text must be strings")
     if isinstance(sample, bool) or not isinstance(sample, int) or sample < 0:
         raise ReplayError(f"{where}: sample must be a non-negative integer, got {sample!r}")
+    # Optional fields are read later (the grade, the version check): a wrong type fails here, named.
+    for name, wanted, ok in (("model", "a string", lambda v: isinstance(v, str)),
+                             ("finish_reason", "a string", lambda v: isinstance(v, str)),
+                             ("truncated", "true or false", lambda v: isinstance(v, bool)),
+                             ("condition_version", "a string or an integer",
+                              lambda v: isinstance(v, (str, int)) and not isinstance(v, bool)),
+                             ("seed", "an integer", lambda v: isinstance(v, int) and not isinstance(v, bool))):
+        if record.get(name) is not None and not ok(record[name]):
+            raise ReplayError(f"{where}: field {name} must be {wanted}, got {record[name]!r:.40}")
     return task, kind, sample
 
 
@@ -70,6 +79,8 @@ def load_replay(path: Path | str, model: str | None = None) -> dict[ReplayKey, d
             record = json.loads(line)
         except json.JSONDecodeError as error:
             raise ReplayError(f"{where}: not valid JSON ({error.msg})") from None
+        except RecursionError:
+            raise ReplayError(f"{where}: JSON nested too deeply to read") from None
         key = _entry_key(record, where)
         if model is not None and record.get("model") != model:
             continue

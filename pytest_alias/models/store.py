@@ -23,8 +23,9 @@ from typing import Any, Callable, Sequence
 from ..atomic import write_json_atomic
 from ..tla.cache import default_cache_dir
 from .base import DecodingParams, Generation, GenerationRequest, Model, StopRunError, is_cacheable
+from .redact import redacting
 
-log = logging.getLogger("pytest_alias.models.store")
+log = redacting(logging.getLogger("pytest_alias.models.store"))
 
 #: Bump when the meaning of a stored entry or of a key part changes: old entries stop matching.
 STORE_SCHEMA_VERSION = 1

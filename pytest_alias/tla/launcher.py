@@ -14,7 +14,7 @@ timeout kills the JVM's whole process group (a server is then replaced by a new 
 
 from __future__ import annotations
 
-from ..errors import ToolFault
+from ..errors import ToolFault as AliasToolFault
 
 import atexit
 import hashlib
@@ -30,11 +30,12 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from filelock import FileLock
 
 from .janitor import GRACE_SECONDS, janitor
+from .streams import Budgets, Kept, budgets, check_budgets, read_kept, size_of
 from .tlc import OUT_OF_MEMORY_MARKERS
 from .toolchain import Toolchain, ToolchainError
 
@@ -50,15 +51,23 @@ JVM_FAILURE_MARKERS = OUT_OF_MEMORY_MARKERS
 DEFAULT_HEAP = "2g"
 
 
+#: How often a running tool's printed bytes and dump file are measured against their budgets.
+WATCH_SECONDS = 0.1
+
+
 @dataclass(frozen=True)
 class ToolRun:
-    """What one SANY or TLC process did: exit code (None on timeout), merged output, wall time."""
+    """What one SANY or TLC process did: exit code (None on timeout or when stopped over a budget),
+    merged output (its kept head and tail), wall time; ``exceeded`` names the budget that stopped it
+    (``output``: printed bytes, ``graph``: the state-graph dump), ``printed`` counts every byte printed."""
 
     exit_code: int | None
     output: str
     seconds: float
     timed_out: bool = False
     launcher: str = "fresh"
+    exceeded: str | None = None
+    printed: int = 0
 
 
 def jvm_failed(output: str) -> bool:
@@ -66,9 +75,18 @@ def jvm_failed(output: str) -> bool:
     return any(marker in output for marker in JVM_FAILURE_MARKERS)
 
 
-#: Output of a JVM that never ran the tool (a bad heap setting, a broken runtime): not about the spec.
+#: Output of a JVM that never ran the tool (a bad heap setting, a broken runtime, a jar of another
+#: make): not about the spec.
 JVM_START_FAILURE_MARKERS = ("Could not create the Java Virtual Machine", "Error occurred during initialization of VM",
-                             "Invalid maximum heap size", "Could not find or load main class")
+                             "Invalid maximum heap size", "Could not find or load main class",
+                             "LinkageError occurred while loading main class", "Unable to initialize main class")
+#: The uncaught error a JVM prints when the jar lacks a class or method the tool needs (a jar of
+#: another version, a damaged jar): the toolchain's fault. Only as the run's last words (then only
+#: its stack trace follows), so a spec that prints such a line cannot pass its failure off as the grader's.
+_BROKEN_JAR = re.compile(r'^Exception in thread "main" (java\.lang\.(?:NoClassDefFoundError|NoSuchMethodError|'
+                         r'NoSuchFieldError|AbstractMethodError|IncompatibleClassChangeError|ClassNotFoundException|'
+                         r'UnsupportedClassVersionError|ExceptionInInitializerError)\b.*)$', re.M)
+_TRACE_LINE = re.compile(r"^(?:\s|Caused by: |$)")
 #: Exit codes of a process killed from outside (negative: by signal; 137/143: SIGKILL/SIGTERM via a shell).
 KILLED_EXIT_CODES = (137, 143)
 
@@ -96,6 +114,9 @@ def check_environment() -> None:
         raise ToolchainError(f"ALIAS_LAUNCHER must be {', '.join(LAUNCHER_MODES)}, not {mode!r}")
     if not _HEAP.fullmatch(heap_cap()):
         raise ToolchainError(f"ALIAS_JAVA_HEAP must be a JVM heap size such as 512m or 4g, not {heap_cap()!r}")
+    problem = check_budgets()
+    if problem is not None:
+        raise ToolchainError(problem)
 
 
 class ToolRunError(ToolchainError):
@@ -103,11 +124,31 @@ class ToolRunError(ToolchainError):
     of the machine, never a verdict on the spec."""
 
 
+class ToolFault(ToolRunError):
+    """The launcher could not run a request with this toolchain (a class or method the jar lacks, a
+    protocol error, an exception in the tool server itself): the grader's fault, never a verdict."""
+
+
+def broken_jar(output: str) -> str | None:
+    """The error that says the jar cannot run the tool, when it ends ``output``; else None."""
+    found = list(_BROKEN_JAR.finditer(output))
+    if not found:
+        return None
+    last = found[-1]
+    rest = output[last.end():].splitlines()
+    if all(_TRACE_LINE.match(line) for line in rest):
+        return last.group(1).strip()[:200]
+    return None
+
+
 def environment_fault(run: ToolRun) -> str | None:
     """Why ``run`` never became a verdict (a JVM that did not start, a kill from outside), or None.
     Time limits and heap exhaustion are verdicts of their own ("timeout", "out of memory")."""
     if run.timed_out:
         return None
+    broken = broken_jar(run.output) if run.launcher == "fresh" else None
+    if broken is not None:
+        return f"the jar cannot run the tool ({broken})"
     started = next((m for m in JVM_START_FAILURE_MARKERS if m in run.output), None)
     if started is not None:
         line = next((text for text in run.output.splitlines() if text.strip()), started)
@@ -115,6 +156,9 @@ def environment_fault(run: ToolRun) -> str | None:
     code = run.exit_code
     # Only a process's own exit status tells of a kill; the tool server reports the tool's return
     # value (SANY's front end returns -1 for a spec it rejects), and a killed server is rerun fresh.
+    if run.launcher == "fresh" and code in (-signal.SIGABRT, 128 + signal.SIGABRT):
+        # The JVM's own abort (a fatal error of the runtime, an hs_err file), not a kill from outside.
+        return f"the JVM aborted (exit code {code}: a fatal error of the Java runtime)"
     if run.launcher == "fresh" and code is not None and (code < 0 or code in KILLED_EXIT_CODES):
         return f"the JVM was killed from outside (exit code {code})"
     return None
@@ -242,10 +286,59 @@ def _run_held(command: list[str], cwd: Path, timeout: float) -> tuple[int | None
     return proc.returncode, output
 
 
+def _run_watched(command: list[str], cwd: Path, timeout: float, limits: Budgets,
+                 dump: Path | None) -> tuple[int | None, Kept, str | None]:
+    """Like :func:`_run_held`, but the output is read as a stream (only its head and tail kept) and
+    the run is stopped when it prints more than ``limits.output_bytes`` or its ``dump`` file grows past
+    ``limits.graph_bytes``. Returns the exit code (None when stopped), the kept output, and the
+    budget that stopped it (``output`` or ``graph``) or None."""
+    proc = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=_jvm_env(),
+        start_new_session=True, preexec_fn=_die_with_parent if _prctl() else None,
+    )
+    janitor().hold_group(proc.pid, timeout)
+    kept, exceeded = Kept(), None
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                _kill_group(proc)
+                return None, kept, None
+            if select.select([fd], [], [], min(remaining, WATCH_SECONDS))[0]:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                kept.feed(chunk)
+            if kept.total > limits.output_bytes:
+                exceeded = "output"
+            elif size_of(dump) > limits.graph_bytes:
+                exceeded = "graph"
+            if exceeded is not None:
+                _kill_group(proc)
+                return None, kept, exceeded
+        try:
+            proc.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:  # output closed but the JVM lingers: its limit still holds
+            _kill_group(proc)
+            return None, kept, None
+    except BaseException:
+        _kill_group(proc)  # Ctrl-C or any other exit: no JVM outlives the run that started it
+        raise
+    finally:
+        proc.stdout.close()
+        janitor().release_group(proc.pid)
+    return proc.returncode, kept, None
+
+
 def run_fresh(
-    toolchain: Toolchain, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float, cache_root: Path
+    toolchain: Toolchain, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float, cache_root: Path,
+    *, dump: Path | None = None,
 ) -> ToolRun:
-    """Run one tool in a new JVM whose working directory is ``workdir``."""
+    """Run one tool in a new JVM whose working directory is ``workdir``; ``dump`` is the state-graph
+    file it writes, if any (held to its budget while the tool runs)."""
     archive = _cds_archive(toolchain, cache_root)
     cds = [f"-XX:SharedArchiveFile={archive}", "-Xshare:auto"] if archive else []
     command = [
@@ -259,8 +352,9 @@ def run_fresh(
         *args,
     ]
     start = time.perf_counter()
-    code, output = _run_held(command, workdir, timeout)
-    return ToolRun(code, output.decode("utf-8", "replace"), time.perf_counter() - start, code is None, "fresh")
+    code, kept, exceeded = _run_watched(command, workdir, timeout, budgets(), dump)
+    timed_out = code is None and exceeded is None
+    return ToolRun(code, kept.text(), time.perf_counter() - start, timed_out, "fresh", exceeded, kept.total)
 
 
 # --------------------------------------------------------------------------- tool server
@@ -299,7 +393,7 @@ def build_server(toolchain: Toolchain, cache_root: Path) -> tuple[Path | None, s
         shutil.rmtree(staging, ignore_errors=True)
 
 
-class ServerDied(ToolFault):
+class ServerDied(AliasToolFault):
     """The server exited mid-request (TLC called System.exit, or the JVM crashed)."""
 
 
@@ -330,17 +424,22 @@ class ToolServer:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def _read_line(self, deadline: float) -> str | None:
-        """The next line from the server, or None at the deadline; raises ServerDied on EOF."""
+    def _read_line(self, deadline: float, watch: Callable[[], str | None] | None = None) -> str | None:
+        """The next line from the server, or None at the deadline; raises ServerDied on EOF. While it
+        waits, ``watch`` is asked every :data:`WATCH_SECONDS` whether a budget is spent: if it names
+        one, that name is returned as ``ALIAS-OVER\t<name>``."""
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            ready, _, _ = select.select([fd], [], [], remaining)
+            ready, _, _ = select.select([fd], [], [], remaining if watch is None else min(remaining, WATCH_SECONDS))
             if not ready:
-                return None
+                exceeded = watch() if watch is not None else None
+                if exceeded is not None:
+                    return f"ALIAS-OVER\t{exceeded}"
+                continue
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise ServerDied("the tool server exited")
@@ -348,8 +447,10 @@ class ToolServer:
         line, self._buffer = self._buffer.split(b"\n", 1)
         return line.decode("utf-8", "replace").rstrip("\r")
 
-    def run(self, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float) -> ToolRun:
-        """Run one check; paths in ``args`` must be absolute (the server's cwd is not ``workdir``)."""
+    def run(self, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float,
+            dump: Path | None = None) -> ToolRun:
+        """Run one check; paths in ``args`` must be absolute (the server's cwd is not ``workdir``). The
+        check's output file and its ``dump`` file are held to their budgets while it runs."""
         assert self.proc.stdin is not None
         output_file = workdir.parent / f"{tool}-output.txt"
         # The server stops itself a grace period after the limit (the Java side of the limit).
@@ -358,30 +459,44 @@ class ToolServer:
         if any("\t" in field or "\n" in field for field in fields):
             raise ValueError("tool arguments must not contain tabs or newlines")
         self.runs += 1
+        limits = budgets()
+
+        def over_budget() -> str | None:
+            if size_of(output_file) > limits.output_bytes:
+                return "output"
+            return "graph" if size_of(dump) > limits.graph_bytes else None
+
         start = time.perf_counter()
         janitor().hold_group(self.proc.pid, timeout)
         try:
             self.proc.stdin.write(("\t".join(fields) + "\n").encode("utf-8"))
             self.proc.stdin.flush()
-            line = self._read_line(time.monotonic() + timeout)
+            line = self._read_line(time.monotonic() + timeout, over_budget)
         except (ServerDied, OSError):  # a dead server is let go at once (the janitor forgets it too)
             self.kill()
             raise ServerDied("the tool server exited") from None
         janitor().hold_group(self.proc.pid)  # idle again: no limit until the next check
         seconds = time.perf_counter() - start
-        output = output_file.read_text("utf-8", "replace") if output_file.exists() else ""
+        if line is None or line.startswith("ALIAS-OVER\t"):
+            self.kill()  # the check is stopped where it stands: the server goes with it
+        # Read as the fresh path keeps it: head and tail only, whatever the check printed.
+        output, printed = read_kept(output_file)
         if line is None:
+            return ToolRun(None, output, seconds, True, "server", None, printed)
+        if line.startswith("ALIAS-OVER\t"):
+            return ToolRun(None, output, seconds, False, "server", line.split("\t", 1)[1], printed)
+        if line.startswith("ALIAS-FAULT\t"):
+            # The server could not run the request with this jar: the toolchain's fault, never a verdict.
+            raise ToolFault(f"the tool server cannot run {tool.upper()} with this jar: {line.split(chr(9), 1)[1][:300]}")
+        if not line.startswith("ALIAS-DONE\t") or not line.split("\t")[1].lstrip("-").isdigit():
             self.kill()
-            return ToolRun(None, output, seconds, True, "server")
-        if not line.startswith("ALIAS-DONE\t"):
-            self.kill()
-            raise ServerDied(f"unexpected reply from the tool server: {line[:80]!r}")
+            raise ToolFault(f"the tool server broke its protocol (it replied {line[:80]!r})")
         if jvm_failed(output):
             # A long-lived JVM can run short of memory (classes of earlier runs, a big state space):
             # replace it, and let the check run again in a fresh JVM.
             self.kill()
             raise ServerDied("the tool server ran out of memory")
-        return ToolRun(int(line.split("\t")[1]), output, seconds, False, "server")
+        return ToolRun(int(line.split("\t")[1]), output, seconds, False, "server", None, printed)
 
     def kill(self) -> None:
         _kill_group(self.proc)
@@ -415,6 +530,8 @@ class Launcher:
         self._lock = threading.Lock()
         self._idle: list[ToolServer] = []
         self._class_dir: Path | None = None
+        #: Whether the start-up check (``TlaTools.check_drivable``) found this launcher can run the jar.
+        self.drivable = False
         self.note = "fresh JVM per run (ALIAS_LAUNCHER=fresh)"
         if self.mode != "fresh":
             self._class_dir, self.note = build_server(toolchain, cache_root)
@@ -444,23 +561,32 @@ class Launcher:
         with self._lock:
             self._idle.append(server)
 
-    def run(self, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float) -> ToolRun:
-        """Run SANY or TLC with ``args`` (absolute paths) in ``workdir`` with its own ``tmpdir``."""
+    def run(self, tool: Tool, args: list[str], workdir: Path, tmpdir: Path, timeout: float,
+            dump: Path | None = None) -> ToolRun:
+        """Run SANY or TLC with ``args`` (absolute paths) in ``workdir`` with its own ``tmpdir``;
+        ``dump`` is the state-graph file the run writes, if any (held to its budget as it grows)."""
         started = time.monotonic()
         if self._class_dir is not None:
             try:
                 server = self._take_server()
                 try:
-                    return server.run(tool, args, workdir, tmpdir, timeout)
+                    return server.run(tool, args, workdir, tmpdir, timeout, dump)
                 finally:
                     self._give_back(server)
             except ServerDied:
                 pass  # e.g. a System.exit inside TLC: this run repeats in a fresh JVM
+            except ToolFault as fault:
+                if self.mode == "server":
+                    raise
+                # auto: the server cannot drive this jar (its internals differ), but a fresh JVM runs
+                # the tools by their main classes: every later run goes there, and the note says why.
+                self._class_dir, self.note = None, f"fresh JVM per run ({fault})"
+                self.close()
         # The repeat gets what is left of the limit, so one run never takes twice its time.
         left = timeout - (time.monotonic() - started)
         if left <= 0:
             return ToolRun(None, "", timeout, True, "server")
-        return run_fresh(self.toolchain, tool, args, workdir, tmpdir, left, self.cache_root)
+        return run_fresh(self.toolchain, tool, args, workdir, tmpdir, left, self.cache_root, dump=dump)
 
     def close(self) -> None:
         with self._lock:

@@ -24,15 +24,30 @@ from .launcher import Launcher, ToolRun, ToolRunError, environment_fault, get_la
 from .library import needed_library
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
+from .streams import MB, budgets
 from .tlc import TlcResult, classify
-from .toolchain import Toolchain, find_toolchain
+from .toolchain import Toolchain, ToolchainError, find_toolchain
 
 DEFAULT_TLC_TIMEOUT = 300.0
 DEFAULT_SANY_TIMEOUT = 60.0
 #: Fixed fingerprint polynomial and seed: the same spec gives the same run.
 PINNED_FLAGS = ("-fp", "0", "-seed", "0")
-#: Largest ``-dump dot`` file read back (about 500,000 small states): past it there is no graph.
+#: Default largest ``-dump dot`` file (about 500,000 small states); the budget in force is
+#: ``ALIAS_GRAPH_LIMIT_MB`` (see :mod:`.streams`), held while TLC runs.
 MAX_DOT_BYTES = 64 * 1024 * 1024
+
+
+def over_budget_message(exceeded: str, tool: str = "TLC") -> str:
+    """What a run stopped over a budget says (``exceeded``: ``output`` or ``graph``)."""
+    limits = budgets()
+    if exceeded == "graph":
+        return f"the state graph exceeded {limits.graph_bytes // MB} MB (ALIAS_GRAPH_LIMIT_MB)"
+    return f"{tool} printed more than {limits.output_bytes // MB} MB (ALIAS_OUTPUT_LIMIT_MB)"
+
+
+#: A module every SANY parses: the start-up check that the launcher can drive the jar.
+DRIVE_PROBE = ("---- MODULE AliasDriveCheck ----\nEXTENDS Naturals, Sequences\nVARIABLE x\n"
+               "Init == x = <<0>>\nNext == x' = Append(x, Len(x))\n====\n")
 
 
 def prepare_cfg(cfg_text: str, supported: frozenset[str]) -> tuple[str, list[str]]:
@@ -77,10 +92,35 @@ class TlaTools:
     def launcher(self) -> Launcher:
         return get_launcher(self.toolchain, self.cache_dir, self._launcher_mode)
 
+    def check_drivable(self) -> None:
+        """Raise ``ToolchainError`` (one line) unless the chosen launcher can drive the jar: one SANY
+        parse of a known module, never cached. Once per launcher and process: a run checks it at
+        start-up, so a jar the launcher cannot use stops the run instead of failing every grade."""
+        launcher = self.launcher
+        if launcher.drivable:
+            return
+        probe = SpecFiles("AliasDriveCheck", {"AliasDriveCheck": DRIVE_PROBE})
+        jar = self.toolchain.jar.path
+        try:
+            with stage(probe) as staged:
+                run = _unstaged(launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir,
+                                             DEFAULT_SANY_TIMEOUT), staged)
+            _raise_environment_fault("SANY", run)
+        except ToolRunError as exc:
+            raise ToolchainError(f"{jar} cannot be driven by the {launcher.kind} launcher: {exc}") from None
+        ok, errors = parse_sany_output(run.output, run.exit_code, probe.main)
+        if run.timed_out or not ok:
+            why = "it ran past its limit" if run.timed_out else (str(errors[0]) if errors else "it failed")
+            raise ToolchainError(f"{jar} cannot be driven by the {launcher.kind} launcher: SANY rejects a known-good "
+                                 f"module ({why[:200]})")
+        launcher.drivable = True
+
     # ------------------------------------------------------------------ shared plumbing
 
     def _cached(self, key: str) -> dict[str, Any] | None:
-        return self.cache.get(key) if self.use_cache else None
+        entry = self.cache.get(key) if self.use_cache else None
+        # Valid JSON of the wrong shape (a damaged or foreign file) is a miss, like unreadable JSON.
+        return entry if entry is not None and _entry_shape_ok(entry) else None
 
     def _store(self, key: str, run: ToolRun, extra: dict[str, Any] | None = None) -> None:
         # A timeout, a JVM out of memory or unable to start, a kill from outside: the machine's doing,
@@ -107,7 +147,7 @@ class TlaTools:
     def sany(self, spec: SpecFiles, *, timeout: float = DEFAULT_SANY_TIMEOUT) -> SanyResult:
         """Strict SANY on ``spec.main`` (imported modules staged beside it)."""
         key = content_key("sany", jar=self.toolchain.identity, main=spec.main, files=self._digest(spec),
-                          heap=heap_cap())
+                          heap=heap_cap(), output_limit=budgets().output_bytes)
         entry = self._cached(key)
         if entry is not None:
             ok, errors = parse_sany_output(entry["output"], entry["exit_code"], spec.main)
@@ -116,6 +156,11 @@ class TlaTools:
             self.launches["sany"] += 1
             run = _unstaged(self.launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir, timeout), staged)
         _raise_environment_fault("SANY", run)
+        if run.exceeded is not None:
+            from .sany import SanyError
+
+            error = SanyError("fatal", over_budget_message(run.exceeded, "SANY"))
+            return SanyResult(False, None, (error,), run.output, run.seconds)
         self._store(key, run)
         if run.timed_out:
             from .sany import SanyError
@@ -169,12 +214,13 @@ class TlaTools:
             "tlc", jar=self.toolchain.identity, main=spec.main, files=self._digest(spec),
             cfg=files_digest({"cfg": cfg_text}), flags=tlc_flags, graph=dump_graph, timeout=timeout,
             heap=heap_cap(),  # a verdict such as "Java heap space" can change with it
+            limits=[budgets().output_bytes, budgets().graph_bytes],  # and "too large" with these
         )
         entry = self._cached(key)
         if entry is not None:
             result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],
                               launcher=entry["launcher"], cached=True, flags=tuple(tlc_flags))
-            return result, entry.get("dot")
+            return _too_large(result, entry.get("exceeded")), entry.get("dot")
         with stage(spec, cfg_text, self.library(spec)) as staged:
             assert staged.cfg is not None
             # The cfg is staged as MAIN.cfg beside MAIN.tla, where every TLC version looks by default
@@ -185,16 +231,22 @@ class TlaTools:
                 args += ["-dump", "dot", str(dot_base)]
             args.append(str(staged.main))
             self.launches["tlc"] += 1
-            run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout), staged)
-            _raise_environment_fault("TLC", run)
             dot_file = dot_base.with_suffix(".dot")
-            # A run stopped by its time limit leaves a partial dump that can be huge and is of no use.
-            wanted = dump_graph and not run.timed_out and dot_file.is_file()
-            dot = dot_file.read_text("utf-8", "replace") if wanted and dot_file.stat().st_size <= MAX_DOT_BYTES else None
-        self._store(key, run, {"dot": dot})
+            # The dump is held to its budget while TLC writes it: an infinite state space is stopped
+            # at the budget, never left to fill the disk until the time limit.
+            run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout,
+                                              dump=dot_file if dump_graph else None), staged)
+            _raise_environment_fault("TLC", run)
+            if run.exceeded is None and dump_graph and dot_file.is_file() \
+                    and dot_file.stat().st_size > budgets().graph_bytes:
+                run = dataclasses.replace(run, exceeded="graph")  # it grew past the budget as TLC ended
+            # A run stopped by its time limit or a budget leaves a partial dump of no use.
+            wanted = dump_graph and not run.timed_out and run.exceeded is None and dot_file.is_file()
+            dot = dot_file.read_text("utf-8", "replace") if wanted else None
+        self._store(key, run, {"dot": dot, "exceeded": run.exceeded})
         result = classify(run.output, run.exit_code, run.timed_out, run.seconds, launcher=run.launcher,
                           flags=tuple(tlc_flags))
-        return result, dot
+        return _too_large(result, run.exceeded), dot
 
 
 #: Tool output kept per run (characters): a spec that prints every state (``PrintT``) can write tens of
@@ -214,6 +266,25 @@ def cap_output(output: str, limit: int = MAX_OUTPUT_CHARS, head: int = KEPT_HEAD
     end = end[end.find("\n") + 1:] if "\n" in end else end
     cut = len(output) - len(start) - len(end)
     return f"{start}[ALIAS: {cut} characters of tool output cut here]\n{end}"
+
+
+def _entry_shape_ok(entry: dict[str, Any]) -> bool:
+    """Whether a run-cache entry has the fields and types a cached verdict is read from."""
+    def number(value: Any) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    return (isinstance(entry.get("output"), str) and (entry.get("exit_code") is None or
+            (isinstance(entry["exit_code"], int) and not isinstance(entry["exit_code"], bool)))
+            and number(entry.get("seconds")) and isinstance(entry.get("launcher", "fresh"), str)
+            and isinstance(entry.get("dot"), (str, type(None))) and entry.get("exceeded") in (None, "output", "graph"))
+
+
+def _too_large(result: TlcResult, exceeded: str | None) -> TlcResult:
+    """The verdict of a run stopped over a budget: ``too_large``, saying which (the spec's doing)."""
+    if exceeded is None:
+        return result
+    return dataclasses.replace(result, status="too_large", message=over_budget_message(exceeded), violated=None,
+                               counterexample=())
 
 
 def _raise_environment_fault(tool: str, run: ToolRun) -> None:

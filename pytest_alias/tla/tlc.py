@@ -14,7 +14,7 @@ from .values import Value, ValueParseError, parse_state
 
 Status = Literal[
     "ok", "invariant_violation", "property_violation", "deadlock", "assumption_failure", "parse_error",
-    "semantic_error", "config_error", "timeout", "out_of_memory", "crash",
+    "semantic_error", "config_error", "timeout", "out_of_memory", "too_large", "crash",
 ]
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
 

@@ -16,6 +16,7 @@ import hashlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import zipfile
 from dataclasses import dataclass
@@ -90,6 +91,34 @@ def _major(version: str) -> int:
     return int(match.group()) if match else 0
 
 
+#: How long ``java -version`` may take (a real JVM answers in well under a second).
+VERSION_PROBE_SECONDS = 10.0
+
+
+def _version_output(java: Path) -> str | None:
+    """What ``java -version`` prints, or None when it hangs: then it is killed with its whole process
+    group (a wrapper script's children too), never left running."""
+    proc = subprocess.Popen([str(java), "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        output, _ = proc.communicate(timeout=VERSION_PROBE_SECONDS)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.communicate()
+        return None
+    except BaseException:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+        raise
+    return output.decode("utf-8", "replace")
+
+
 @functools.lru_cache(maxsize=None)
 def java_version(java: Path) -> str:
     """The version of a Java launcher: from its ``release`` file when present, else ``java -version``."""
@@ -99,10 +128,13 @@ def java_version(java: Path) -> str:
         if match:
             return match.group(1)
     try:
-        proc = subprocess.run([str(java), "-version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        output = _version_output(java)
+    except OSError as exc:
         raise ToolchainError(f"cannot run Java at {java}: {exc}") from None
-    match = re.search(r'version "([^"]+)"', proc.stderr + proc.stdout)
+    if output is None:
+        raise ToolchainError(f"{java} -version did not answer within {VERSION_PROBE_SECONDS:g} s; set ALIAS_JAVA "
+                             f"to a working Java {MIN_JAVA}+ launcher")
+    match = re.search(r'version "([^"]+)"', output)
     if not match:
         raise ToolchainError(f"{java} did not report a Java version; set ALIAS_JAVA to a Java {MIN_JAVA}+ launcher")
     return match.group(1)

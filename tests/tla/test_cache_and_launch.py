@@ -181,7 +181,7 @@ def test_a_repeat_after_a_dead_server_gets_only_what_is_left_of_the_limit(tmp_pa
             raise launch.ServerDied("the tool server exited")
 
     given: list[float] = []
-    monkeypatch.setattr(launch, "run_fresh", lambda *args: given.append(args[5]) or launch.ToolRun(0, "", 0.0))
+    monkeypatch.setattr(launch, "run_fresh", lambda *args, **kwargs: given.append(args[5]) or launch.ToolRun(0, "", 0.0))
     runner = launch.Launcher(TlaTools(cache_dir=tmp_path).toolchain, tmp_path, "fresh")
     runner._class_dir = tmp_path  # as if the server had been built
     monkeypatch.setattr(runner, "_take_server", lambda: DyingServer())

@@ -22,7 +22,10 @@ import java.nio.charset.StandardCharsets;
  * <pre>
  *   request:  tool TAB outputFile TAB tmpDir TAB limitMillis TAB arg1 TAB arg2 ...   (tool is "tlc" or "sany")
  *   reply:    "ALIAS-DONE" TAB exitCode          (after outputFile is closed)
+ *         or "ALIAS-FAULT" TAB description       (the request could not be run: a class or method the
+ *                                                 jar lacks, a malformed request, an error of this server)
  * </pre>
+ * A fault is the toolchain's, never a verdict on the spec: the Python side raises it as a tool fault.
  * The Python side enforces each check's time limit: it kills this process group and starts a new
  * server. The server enforces it too, in case the Python side cannot (stuck or stopped): a check
  * still running {@code limitMillis} after it started halts the JVM (0: no limit).
@@ -42,17 +45,30 @@ public final class AliasToolServer {
                 continue;
             }
             String[] fields = line.split("\t", -1);
+            long limit;
+            try {
+                limit = Long.parseLong(fields[3]);
+            } catch (RuntimeException e) {
+                reply.println("ALIAS-FAULT\tmalformed request: " + describe(e));
+                continue;
+            }
             String[] args = new String[fields.length - 4];
             System.arraycopy(fields, 4, args, 0, args.length);
-            int code = runOne(jar, fields[0], fields[1], fields[2], Long.parseLong(fields[3]), args);
-            reply.println("ALIAS-DONE\t" + code);
+            String[] fault = {null};
+            int code = runOne(jar, fields[0], fields[1], fields[2], limit, args, fault);
+            reply.println(fault[0] != null ? "ALIAS-FAULT\t" + fault[0] : "ALIAS-DONE\t" + code);
         }
         // TLC may leave non-daemon threads behind; the server ends when its input does.
         System.exit(0);
     }
 
+    /** One line describing {@code e} (no tabs or newlines: it travels in a reply line). */
+    private static String describe(Throwable e) {
+        return String.valueOf(e).replaceAll("[\\t\\r\\n]+", " ");
+    }
+
     private static int runOne(URL jar, String tool, String outputFile, String tmpDir, long limitMillis,
-                              String[] args) {
+                              String[] args, String[] fault) {
         PrintStream savedOut = System.out;
         PrintStream savedErr = System.err;
         String savedTmp = System.getProperty("java.io.tmpdir");
@@ -67,11 +83,22 @@ public final class AliasToolServer {
             int[] result = {150};
             Thread worker = new Thread(() -> {
                 try {
+                    if (!"sany".equals(tool) && !"tlc".equals(tool)) {
+                        fault[0] = "unknown tool " + tool;
+                        return;
+                    }
                     result[0] = "sany".equals(tool) ? runSany(loader, args) : runTlc(loader, args);
                 } catch (InvocationTargetException e) {
-                    e.getCause().printStackTrace(output);
+                    Throwable cause = e.getCause();
+                    if (cause instanceof LinkageError) {
+                        // A class or method the tool needs is missing or changed: the jar, not the spec.
+                        fault[0] = describe(cause);
+                    } else {
+                        cause.printStackTrace(output);
+                    }
                 } catch (Throwable e) {
-                    e.printStackTrace(output);
+                    // Reflection failed (a class or method of another jar version) or the server erred.
+                    fault[0] = describe(e);
                 }
             }, "alias-check");
             worker.setContextClassLoader(loader);
@@ -86,7 +113,7 @@ public final class AliasToolServer {
             code = result[0];
             output.flush();
         } catch (Exception e) {
-            e.printStackTrace(savedErr);
+            fault[0] = "the tool server failed: " + describe(e);
             code = 150;
         } finally {
             System.setOut(savedOut);
@@ -131,6 +158,9 @@ public final class AliasToolServer {
         try {
             return (Integer) frontEnd.invoke(null, spec, file, System.out);
         } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof LinkageError) {
+                throw e;  // the jar cannot run SANY: a fault, reported by the caller
+            }
             // FrontEndException: SANY prints it and exits 1.
             System.out.println(e.getCause());
             return 1;

@@ -1,0 +1,139 @@
+"""Byte budgets for what SANY and TLC write, enforced while they run.
+
+A spec can print without end (``PrintT`` in every state) or have an infinite state space whose
+``-dump dot`` file grows until the time limit. Both are read as streams here: printed output is kept
+as a bounded head and tail (memory stays a few megabytes whatever the spec prints), and the bytes
+written — printed output and the state-graph dump — are counted while the tool runs; when either
+passes its budget the run is stopped and the verdict says so (the output's fault, not the grader's).
+
+Budgets are settings (environment variables, checked at start-up, recorded in every record):
+
+* ``ALIAS_OUTPUT_LIMIT_MB`` — bytes a SANY or TLC run may print (default 64 MB);
+* ``ALIAS_GRAPH_LIMIT_MB`` — bytes a state-graph dump may have (default 64 MB, about 500,000 small states).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+__all__ = ["Budgets", "DEFAULT_GRAPH_MB", "DEFAULT_OUTPUT_MB", "KEPT_HEAD_BYTES", "KEPT_TAIL_BYTES", "Kept",
+           "budgets", "check_budgets", "read_kept", "size_of"]
+
+DEFAULT_OUTPUT_MB = 64
+DEFAULT_GRAPH_MB = 64
+OUTPUT_VARIABLE = "ALIAS_OUTPUT_LIMIT_MB"
+GRAPH_VARIABLE = "ALIAS_GRAPH_LIMIT_MB"
+#: Printed output kept per run: the start (parse and start-up messages) and the end (verdict,
+#: counterexample, state counts); the middle is replaced by one line saying how much was cut.
+KEPT_HEAD_BYTES = 1_000_000
+KEPT_TAIL_BYTES = 3_000_000
+MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """Bytes one tool run may print and one state-graph dump may have."""
+
+    output_bytes: int
+    graph_bytes: int
+
+    def to_record(self) -> dict[str, int]:
+        """The budgets as a record states them (in MB, as they are set)."""
+        return {"output_mb": self.output_bytes // MB, "graph_mb": self.graph_bytes // MB}
+
+
+def _megabytes(variable: str, default: int) -> int:
+    raw = os.environ.get(variable, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{variable} must be a whole number of megabytes (at least 1), not {raw!r}")
+    return int(raw)
+
+
+def budgets() -> Budgets:
+    """The budgets in force (``ValueError`` for a setting that is not a positive whole number)."""
+    return Budgets(_megabytes(OUTPUT_VARIABLE, DEFAULT_OUTPUT_MB) * MB, _megabytes(GRAPH_VARIABLE, DEFAULT_GRAPH_MB) * MB)
+
+
+def check_budgets() -> str | None:
+    """Why the budget settings cannot be used, or None."""
+    try:
+        budgets()
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+class Kept:
+    """A stream of bytes kept as its first and last bytes only: memory stays bounded by
+    ``head + tail`` however much is fed; ``total`` counts everything."""
+
+    def __init__(self, head: int = KEPT_HEAD_BYTES, tail: int = KEPT_TAIL_BYTES) -> None:
+        self._head_limit, self._tail_limit = head, tail
+        self._head = bytearray()
+        self._tail: deque[bytes] = deque()
+        self._tail_bytes = 0
+        self.total = 0
+
+    def feed(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self._head_limit - len(self._head)
+        if room > 0:
+            self._head += chunk[:room]
+            chunk = chunk[room:]
+        if not chunk:
+            return
+        self._tail.append(chunk)
+        self._tail_bytes += len(chunk)
+        while self._tail and self._tail_bytes - len(self._tail[0]) >= self._tail_limit:
+            self._tail_bytes -= len(self._tail.popleft())
+
+    def text(self) -> str:
+        """What was kept, decoded; a cut is marked by one line saying how many bytes are missing,
+        and the kept parts are cut at line ends."""
+        tail = b"".join(self._tail)
+        if len(self._head) + len(tail) == self.total:
+            return (bytes(self._head) + tail).decode("utf-8", "replace")
+        tail = tail[-self._tail_limit:]
+        head = bytes(self._head)
+        head = head[: head.rfind(b"\n") + 1] or head
+        tail = tail[tail.find(b"\n") + 1:] if b"\n" in tail else tail
+        cut = self.total - len(head) - len(tail)
+        return (head.decode("utf-8", "replace") + f"[ALIAS: {cut} bytes of tool output cut here]\n"
+                + tail.decode("utf-8", "replace"))
+
+
+def read_kept(path: Path, head: int = KEPT_HEAD_BYTES, tail: int = KEPT_TAIL_BYTES) -> tuple[str, int]:
+    """A file's kept text (as :class:`Kept` keeps it) and its size, reading only what is kept."""
+    kept = Kept(head, tail)
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            kept.feed(handle.read(head))
+            if size > head + tail:
+                kept.total += size - head - tail  # the skipped middle: counted, never read
+                handle.seek(size - tail)
+            kept.feed(_read_rest(handle, tail))
+    except FileNotFoundError:
+        return "", 0
+    return kept.text(), kept.total
+
+
+def _read_rest(handle: BinaryIO, limit: int) -> bytes:
+    # The file may still grow (a tool killed a moment ago): never read more than ``limit``.
+    return handle.read(limit)
+
+
+def size_of(path: Path | None) -> int:
+    """A file's size in bytes (0 when it does not exist, or no path)."""
+    if path is None:
+        return 0
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
