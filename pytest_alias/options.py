@@ -19,7 +19,7 @@ GRADE_CHOICES = (*GRADES, "all")
 MODE_CHOICES = MODES
 STORE_CHOICES = STORE_MODES
 CONDITION_CHOICES = CONDITIONS
-PREFILL_CHOICES = ("header", "none")
+PREFILL_CHOICES = ("none", "header")
 
 
 def integer(minimum: int) -> Callable[[str], int]:
@@ -134,9 +134,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("lora", "a PEFT LoRA adapter folder applied to hf: models"),
     Option("meaningful-maps", "JSON {task id: {old name: new name}} for the meaningful condition"),
     Option("resamples", "bootstrap resamples for the summary CIs (default 10000)", 10000, integer(100)),
-    Option("prefill", "header (default): local models' answers start with '---- MODULE <Name> ----', as code "
-           "benchmarks give a signature (API models never get it: the paper does not); none: off",
-           "header", choices=PREFILL_CHOICES),
+    Option("prefill", "none (default, the paper's setting): the answer is the model's alone; header: local "
+           "models' answers start with '---- MODULE <Name> ----' (in a renamed condition the renamed name), a "
+           "deviation from the paper that every record and the summary header name (API models never get it)",
+           "none", choices=PREFILL_CHOICES),
     Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
            integer(1)),
     Option("covered", "restrict name and behavior rates and decreases also to the tasks the behavior grade "

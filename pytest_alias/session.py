@@ -102,7 +102,7 @@ class Settings:
     resamples: int
     meaningful_maps: dict[str, dict[str, str]] = field(default_factory=dict)
     lora: str | None = None
-    prefill: str = "header"
+    prefill: str = "none"  # the paper gives no prefill; "header" is an explicit deviation
     max_new_tokens: int | None = None
     exposure_split: Any = None  # an ExposureSplit, read and checked at start-up
     covered: Any = None  # None, "auto", or the covered task ids from a validate-grader file
@@ -131,7 +131,7 @@ class Settings:
             cache_dir=Path(options["cache_dir"]).expanduser() if options["cache_dir"] else None,
             store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
             resamples=options["resamples"], meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
-            lora=options.get("lora") or None, prefill=options.get("prefill") or "header",
+            lora=options.get("lora") or None, prefill=options.get("prefill") or "none",
             max_new_tokens=options.get("max_new_tokens"), exposure_split=_exposure_split(options.get("exposure_split")),
             covered=_covered(options.get("covered")),
             save_outputs=Path(options["save_outputs"]).expanduser() if options.get("save_outputs") else None,
@@ -264,11 +264,14 @@ class AliasSession:
         return [self.records[key] for key in sorted(self.records)]
 
     def metadata(self) -> dict[str, Any]:
+        from .deviations import deviations
+
         settings = self.settings
         return {"alias": __version__, "python": platform.python_version(), "models": list(settings.models),
                 "grade": settings.grade, "suite": settings.suite, "conditions": list(settings.conditions),
                 "samples": settings.samples, "seed": settings.seed, "mode": settings.mode,
-                "resamples": settings.resamples,
+                "resamples": settings.resamples, "prefill": settings.prefill, "max_new_tokens": settings.max_new_tokens,
+                "timeout": settings.timeout, "deviations": deviations(settings),
                 "complete": not (self.interrupted or self.lost), "interrupted": self.interrupted,
                 "items_without_record": sorted(self.lost)}
 
@@ -319,12 +322,14 @@ class AliasSession:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def print_summary(self, terminal: Any) -> None:
+        from .deviations import deviation_line
         from .report.outcomes import outcome_lines
         from .report.tables import summary_lines
 
         try:
             if self.aggregate is not None:
                 terminal.section("alias summary")
+                terminal.write_line(deviation_line(self.settings))
                 for line in [*summary_lines(self.aggregate), *outcome_lines(self.sorted_records()),
                              *self.exposure_lines]:
                     terminal.write_line(line)
