@@ -21,6 +21,9 @@ PAPER_SETTINGS: dict[str, Any] = {
     "max_new_tokens": None,
 }
 
+#: The paper's token budget per sample (section 4, Experiment 2): asking for it is no deviation.
+PAPER_MAX_NEW_TOKENS = 1024
+
 #: How each deviation reads (the value is formatted in).
 _WORDS = {
     "prefill": "prefill {value} (the paper gives none)",
@@ -37,6 +40,8 @@ def deviations(settings: Any) -> list[str]:
     found = []
     for name, paper in PAPER_SETTINGS.items():
         value = getattr(settings, name, paper)
+        if name == "max_new_tokens" and value == PAPER_MAX_NEW_TOKENS:
+            continue  # the paper's own budget, asked for explicitly
         if value != paper:
             found.append(_WORDS[name].format(value=value))
     return found
