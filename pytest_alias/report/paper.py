@@ -17,6 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from .aggregate import paired_decrease, aggregate, task_rates
 from .continuation import continuation_analysis
+from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .controls import LISTS, disagreements, known_name_comparison
 from .tables import decrease_rows, p_value, rate_rows
 
@@ -183,6 +184,30 @@ def continuation_section(rows: Sequence[dict[str, Any]], records: Sequence[dict[
                     table, data)
 
 
+def meaningful_section(records: Sequence[dict[str, Any]], covered: set[str] | None, *, resamples: int,
+                       seed: int) -> Section | None:
+    """Appendix R: original, random and meaningful rates on the meaningful-valid tasks, and on those the
+    behavior grade also covers; random − meaningful with 95% and 90% CIs and TOST."""
+    rows, data = [], []
+    for model in sorted({r["model"] for r in records}):
+        for grade in ("name", "behavior"):
+            rates = {c: task_rates(records, model, grade, c) for c in ("original", "random", "meaningful")}
+            if not rates["meaningful"]:
+                continue
+            for label, tasks in (("meaningful-valid", None), ("meaningful-valid and covered", covered)):
+                if label.endswith("covered") and covered is None:
+                    continue
+                found = meaningful_comparison(rates, tasks, resamples=resamples, seed=seed)
+                if found is not None:
+                    rows.append([model, *meaningful_row(f"{grade}, {label}", found)])
+                    data.append({"model": model, "grade": grade, "tasks_kind": label, **found})
+    return _section("Meaningful names (appendix R)",
+                    "On the tasks whose meaningful renaming passed SANY and TLC (and, in the second row, that the "
+                    "behavior grade also covers): pass rates in percent of samples, mean over exactly these "
+                    "tasks; random − meaningful in points with its 95% bootstrap CI, 90% CI and TOST at ±5 points.",
+                    ["model", *MEANINGFUL_HEADER], rows, data)
+
+
 def similarity_section(summary: Mapping[str, Any]) -> Section | None:
     """Table V.1: mean BLEU-4 and ROUGE-L per model and condition."""
     rows = []
@@ -210,12 +235,14 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
             report.sections.append(Section(f"Decreases: {model} (Table 1, Figure S.1)",
                                            "Original − renamed in points with 95% CI, 90% CI and TOST (±5 points), "
                                            "overall and split by hidden names.", header, rows))
-    if validation is not None:
-        report.sections.append(coverage_section(records, covered_tasks(validation), resamples=resamples, seed=seed))
+    covered = covered_tasks(validation) if validation is not None else None
+    if covered is not None:
+        report.sections.append(coverage_section(records, covered, resamples=resamples, seed=seed))
     else:
         report.notes.append("Table U.1 needs the behavior grade's coverage: pass --validation (tla-alias "
                             "validate-grader SUITE --json > validation.json).")
-    for section in (disagreement_section(records, resamples=resamples, seed=seed),
+    for section in (meaningful_section(records, covered, resamples=resamples, seed=seed),
+                    disagreement_section(records, resamples=resamples, seed=seed),
                     known_names_section(records, resamples=resamples, seed=seed),
                     continuation_section(continuation_rows, records, resamples=resamples, seed=seed)
                     if continuation_rows else None,
