@@ -113,7 +113,8 @@ class Option:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("model", "model to benchmark (repeatable): reference, replay:FILE.jsonl, smollm2, hf:PATH, opus, …",
+    Option("model", "model to benchmark (repeatable): reference, replay:FILE.jsonl, smollm2, hf:PATH, opus "
+           "(claude-opus-5-5, the newest Opus; the paper's Claude Opus 4.8 is claude:claude-opus-4-8), gpt-5, …",
            kind="list"),
     Option("grade", "grade to assert (default name)", "name", choices=GRADE_CHOICES),
     Option("suite", "task suite: builtin, a folder of tasks, examples:PATH, tlabench:PATH (default builtin)",
