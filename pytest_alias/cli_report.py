@@ -22,6 +22,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
     from .exposure.analysis import is_likelihood_row, read_rows
     from .report.paper import build_paper_report, render_markdown_report, write_paper_report
+    from .report.positions import read_ids
 
     from .controls.continuation import CONTINUATION_FORMAT
 
@@ -42,10 +43,11 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         split = load_split(args.split)
     try:
+        ids = read_ids(args.ids) if args.ids else None
         report = build_paper_report(records, validation=validation, exposure_rows=exposure_rows, split=split,
-                                    continuation_rows=continuation_rows,
+                                    continuation_rows=continuation_rows, ids=ids,
                                     resamples=args.resamples, seed=args.seed)
-    except ValueError as exc:
+    except (ValueError, OSError) as exc:
         raise UserError(str(exc)) from None
     written = write_paper_report(report, records, args.out)
     print(render_markdown_report(report), end="")
@@ -64,6 +66,8 @@ def add_report_command(commands: Any) -> None:
     report.add_argument("--validation", type=Path, default=None,
                         help="tla-alias validate-grader --json output: restricts Table U.1 to covered tasks")
     report.add_argument("--split", type=Path, default=None, help="an exposure split: adds Table 2")
+    report.add_argument("--ids", type=Path, default=None,
+                        help="task ids (JSON list or one per line): the first-sample rate of appendix S over them")
     report.add_argument("--resamples", type=integer(100), default=10_000, help="bootstrap resamples (default 10,000)")
     report.add_argument("--seed", type=integer(0), default=0, help="bootstrap seed (default 0)")
     report.set_defaults(handler=cmd_report)

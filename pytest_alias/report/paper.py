@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 from .aggregate import paired_decrease, aggregate, task_rates
 from .continuation import continuation_analysis
 from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
+from .positions import first_sample_rate, position_decreases
 from .controls import LISTS, disagreements, known_name_comparison
 from .tables import decrease_rows, p_value, rate_rows
 
@@ -208,6 +209,36 @@ def meaningful_section(records: Sequence[dict[str, Any]], covered: set[str] | No
                     ["model", *MEANINGFUL_HEADER], rows, data)
 
 
+def positions_section(records: Sequence[dict[str, Any]], ids: Sequence[str] | None, *, resamples: int,
+                      seed: int) -> Section | None:
+    """Appendix S: the decrease at each sample position, and the first original sample's pass rate
+    (on ``ids`` when given, the tasks TLA⁺-Bench reports)."""
+    rows, data = [], []
+    for model in sorted({r["model"] for r in records}):
+        for grade in ("name", "behavior"):
+            found = position_decreases(records, model, grade, resamples=resamples, seed=seed)
+            if len(found) < 2:  # one sample per task: the main table already is the per-position analysis
+                continue
+            first = first_sample_rate(records, model, grade, ids=ids)
+            data.append({"model": model, "grade": grade, "positions": found, "first_sample": first})
+            for row in found:
+                rows.append([model, grade, str(row["sample"] + 1), str(row["n"]), f"{row['original']:.1f}%",
+                             f"{row['renamed_rate']:.1f}%", _interval(row),
+                             f"{row['now_fail']}/{row['now_pass']} ({p_value(row['sign_p'])})"])
+            if first is not None:
+                scope = f"{first['n']} listed tasks" if first["restricted"] else f"{first['n']} tasks"
+                if first["missing"]:
+                    scope += f" ({len(first['missing'])} listed without a first sample)"
+                rows.append([model, grade, "first, original", scope, f"{first['rate']:.1f}%", "", "", ""])
+    return _section("Per sample position (appendix S)",
+                    "For each sample position, a task passes or fails by that one sample: original and renamed "
+                    "rates (percent of tasks), the decrease in points with its 95% bootstrap CI, tasks that fell/"
+                    "rose and the sign-test p; the first original sample's pass rate, the number TLA⁺-Bench "
+                    "reports (over the --ids list when given).",
+                    ["model", "grade", "sample", "n", "original", "renamed", "decrease [95% CI]", "fell/rose (p)"],
+                    rows, data)
+
+
 def similarity_section(summary: Mapping[str, Any]) -> Section | None:
     """Table V.1: mean BLEU-4 and ROUGE-L per model and condition."""
     rows = []
@@ -221,7 +252,7 @@ def similarity_section(summary: Mapping[str, Any]) -> Section | None:
 
 def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
                        exposure_rows: Sequence[dict[str, Any]] = (), split: Any = None,
-                       continuation_rows: Sequence[dict[str, Any]] = (),
+                       continuation_rows: Sequence[dict[str, Any]] = (), ids: Sequence[str] | None = None,
                        resamples: int = 10_000, seed: int = 0) -> PaperReport:
     """Every section the inputs support."""
     report = PaperReport()
@@ -241,7 +272,8 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
     else:
         report.notes.append("Table U.1 needs the behavior grade's coverage: pass --validation (tla-alias "
                             "validate-grader SUITE --json > validation.json).")
-    for section in (meaningful_section(records, covered, resamples=resamples, seed=seed),
+    for section in (positions_section(records, ids, resamples=resamples, seed=seed),
+                    meaningful_section(records, covered, resamples=resamples, seed=seed),
                     disagreement_section(records, resamples=resamples, seed=seed),
                     known_names_section(records, resamples=resamples, seed=seed),
                     continuation_section(continuation_rows, records, resamples=resamples, seed=seed)
