@@ -113,3 +113,22 @@ def test_weight_decay_reaches_the_optimizer_and_training_json(tokenizer: Any, tm
         weights = load_file(str(out / "adapter_model.safetensors"))
         norms[decay] = sum(float(w.float().norm()) for w in weights.values())
     assert norms[0.9] < norms[0.0]  # decoupled decay pulls the weights toward 0
+
+
+def test_fp16_base_weights_train_with_fp32_lora_weights(tokenizer: Any, tmp_path: Path) -> None:
+    """Appendix E's default: half-precision base weights, LoRA's own weights in fp32, a finite loss."""
+    import math
+
+    from safetensors.torch import load_file
+
+    from pytest_alias.exposure.data import pair_example
+    from pytest_alias.tasks.model import Task
+
+    spec = "---- MODULE Clock ----\nVARIABLE hr\nInit == hr = 1\nNext == hr' = hr\n====\n"
+    examples = [pair_example(Task("clock", "A clock.", (("Clock", spec),)), "A")]
+    settings = FinetuneSettings(rank=4, alpha=8, epochs=2, learning_rate=1e-2, warmup_steps=0)
+    result = train_lora(_tiny(tokenizer).to(torch.float16), tokenizer, examples, tmp_path, settings=settings)
+    assert len(result.losses) == 2 and all(math.isfinite(loss) for loss in result.losses)
+    recorded = json.loads((tmp_path / TRAINING_FILE).read_text())
+    assert recorded["weights_dtype"] == "float16" and recorded["settings"]["dtype"] == "fp16"
+    assert {str(w.dtype) for w in load_file(str(tmp_path / "adapter_model.safetensors")).values()} == {"torch.float32"}
