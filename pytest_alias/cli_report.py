@@ -22,6 +22,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
     from .exposure.analysis import is_likelihood_row, read_rows
     from .report.paper import build_paper_report, render_markdown_report, write_paper_report
+    from .deviations import recorded_deviations
     from .report.positions import read_ids
 
     from .controls.continuation import CONTINUATION_FORMAT
@@ -49,6 +50,10 @@ def cmd_report(args: argparse.Namespace) -> int:
                                     resamples=args.resamples, seed=args.seed)
     except (ValueError, OSError) as exc:
         raise UserError(str(exc)) from None
+    for path in args.files:  # what the plugin printed in its summary header, the report says too
+        found = recorded_deviations(path)
+        if found:
+            report.notes.insert(0, f"{path} ran with deviations from the paper: {'; '.join(found)}.")
     written = write_paper_report(report, records, args.out)
     print(render_markdown_report(report), end="")
     print(f"wrote {', '.join(str(p) for p in written)}")

@@ -9,6 +9,8 @@ Only the standard library is imported: the plugin loads this in every run.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 #: The paper's value of each run setting that can deviate from it (attribute name → value).
@@ -51,3 +53,15 @@ def deviation_line(settings: Any) -> str:
     """``alias: paper settings`` or ``alias: deviations from the paper: …`` for the summary header."""
     found = deviations(settings)
     return "alias: deviations from the paper: " + "; ".join(found) if found else "alias: the paper's settings"
+
+
+def recorded_deviations(path: Path | str) -> list[str]:
+    """The deviations a saved run's JSON (``--alias-report run.json``) names in its metadata; [] for a
+    file without them (JSON lines, a run saved before they were recorded, an unreadable file)."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    metadata = document.get("metadata") if isinstance(document, dict) else None
+    found = metadata.get("deviations") if isinstance(metadata, dict) else None
+    return [str(item) for item in found] if isinstance(found, list) else []

@@ -25,3 +25,20 @@ def test_each_deviation_is_named_and_the_papers_budget_is_not_one() -> None:
                      "at most 256 new tokens per sample (the paper: the model's own budget, 1,024 for local models)"]
     assert deviation_line(settings).startswith("alias: deviations from the paper: prefill header")
     assert deviations(SimpleNamespace(max_new_tokens=1024)) == []  # asking for the paper's budget is no deviation
+
+
+def test_the_report_repeats_a_saved_runs_deviations(tmp_path) -> None:
+    import json
+
+    from pytest_alias.cli import main
+    from pytest_alias.deviations import recorded_deviations
+
+    record = {"task": "t", "condition": "original", "sample": 0, "model": "m", "has_hidden_names": False,
+              "similarity": None, "grades": {"name": {"passed": True, "reason": None}}}
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps({"metadata": {"deviations": ["prefill header (the paper gives none)"]},
+                                 "records": [record]}))
+    assert recorded_deviations(saved) == ["prefill header (the paper gives none)"]
+    assert recorded_deviations(tmp_path / "missing.json") == []
+    assert main(["report", str(saved), "--out", str(tmp_path / "out"), "--resamples", "200"]) == 0
+    assert "ran with deviations from the paper: prefill header" in (tmp_path / "out" / "report.md").read_text()
