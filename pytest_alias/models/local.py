@@ -357,7 +357,8 @@ TRAINING_NOTE_KEYS = ("dtype", "weight_decay", "lora_layers", "target_modules")
 
 def _training_settings(trained: dict[str, Any]) -> dict[str, Any]:
     """``{"training": {...}}`` from a ``training.json``'s settings, or {} when it has none of them."""
-    settings = trained.get("settings") if isinstance(trained.get("settings"), dict) else {}
+    found = trained.get("settings")
+    settings: dict[str, Any] = found if isinstance(found, dict) else {}
     chosen = {key: settings[key] for key in TRAINING_NOTE_KEYS if key in settings}
     return {"training": chosen} if chosen else {}
 
