@@ -7,7 +7,8 @@ The same steps as the command sequence in the README, in one process:
 1. ``tla-alias split builtin --pool examples:../shared/corpus/tlaplus-examples --pool-size 8``
    (the pool only when the corpus is beside the project; the 8 shortest pool specs keep a CPU run short);
 2. ``tla-alias finetune --base smollm2 --half A`` and ``--half B`` (appendix E's settings: LoRA rank
-   16, α 32, 3 epochs, learning rate 2e-4, warm-up capped at 10% of the steps);
+   16, α 32, 3 epochs, learning rate 2e-4, no weight decay, warm-up capped at 10% of the steps; fp32
+   weights, the one deviation, since this runs on a CPU);
 3. ``tla-alias likelihood --model smollm2?lora=DIR`` for both adapters, original and random conditions;
 4. ``tla-alias exposure``: the likelihood rows of Table 2 with 10,000-resample task bootstrap CIs.
 
@@ -66,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
 
     overrides = {name: value for name, value in (("epochs", args.epochs), ("learning_rate", args.learning_rate))
                  if value is not None}
-    settings = FinetuneSettings(**overrides)
+    # A CPU run: fp32 weights rather than appendix E's fp16 (half precision on a CPU is slow or unsupported).
+    settings = FinetuneSettings(dtype="fp32", **overrides)
     files = []
     for half in ("A", "B"):
         started = time.perf_counter()

@@ -1,6 +1,11 @@
 """Every paper table for one suite and its models, in one folder, from one command.
 
-    python benchmarks/paper_tables.py [--suite builtin] [--model reference] [--model replay:FILE] [--out DIR]
+    python benchmarks/paper_tables.py [--suite builtin] [--model reference] [--model replay:FILE] [--samples 5]
+                                      [--mutant-limit N] [--out DIR]
+
+Five samples per task and condition by default (the paper's); fewer is a deviation the first line of
+output and ``settings.json`` name. Validation generates validate-grader's default number of mutants
+per task unless ``--mutant-limit`` says otherwise.
 
 The same commands a user would type, in order (each prints what it does; rerunning reuses the caches):
 
@@ -41,22 +46,52 @@ def run(step: str, command: list[str], timings: dict[str, float], stdout: Path |
         sys.exit(f"{step} failed with exit code {result.returncode}")
 
 
-def main(argv: list[str] | None = None) -> int:
+PAPER_SAMPLES = 5  # section 3: five samples per task and condition
+
+
+def describe_settings(args: argparse.Namespace) -> dict[str, object]:
+    """What this run uses, each setting with whether it is the paper's (saved as ``settings.json``)."""
+    return {"suite": args.suite, "models": args.model or ["reference"], "samples": args.samples,
+            "samples_are_papers": args.samples == PAPER_SAMPLES,
+            "mutant_limit": args.mutant_limit if args.mutant_limit is not None else "validate-grader default (40)",
+            "extra": args.extra}
+
+
+def settings_line(settings: dict[str, object]) -> str:
+    """One line naming every setting, and the deviation from the paper when there is one."""
+    samples = f"{settings['samples']} sample(s) per task and condition" + (
+        "" if settings["samples_are_papers"] else f" (the paper: {PAPER_SAMPLES})")
+    return (f"settings: suite {settings['suite']}; models {', '.join(map(str, settings['models']))}; {samples}; "
+            f"mutants per task {settings['mutant_limit']}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The script's options, with the paper's settings as defaults."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", default="builtin")
     parser.add_argument("--model", action="append", default=None, help="repeatable (default: reference)")
-    parser.add_argument("--samples", type=int, default=1)
-    parser.add_argument("--mutant-limit", type=int, default=10, help="mutants per task in validation (default 10)")
+    parser.add_argument("--samples", type=int, default=PAPER_SAMPLES,
+                        help=f"samples per task and condition (default {PAPER_SAMPLES}, the paper's)")
+    parser.add_argument("--mutant-limit", type=int, default=None,
+                        help="mutants generated per task in validation (default: validate-grader's own, 40)")
     parser.add_argument("--extra", action="append", default=[], help="continuation/likelihood files for the report")
     parser.add_argument("--out", type=Path, default=Path("paper-tables"))
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
     bin_dir = Path(sys.executable).parent
     timings: dict[str, float] = {}
+    settings = describe_settings(args)
+    print(settings_line(settings), flush=True)
+    (out / "settings.json").write_text(json.dumps(settings, indent=2))
 
-    run("validate-grader", [str(bin_dir / "tla-alias"), "validate-grader", args.suite, "--json",
-                            "--mutant-limit", str(args.mutant_limit)], timings, out / "validation.json")
+    limit = ["--mutant-limit", str(args.mutant_limit)] if args.mutant_limit is not None else []
+    run("validate-grader", [str(bin_dir / "tla-alias"), "validate-grader", args.suite, "--json", *limit],
+        timings, out / "validation.json")
     models = [f"--alias-model={model}" for model in (args.model or ["reference"])]
     run("benchmark", [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--alias-suite={args.suite}", *models,
                       "--alias-grade=all", f"--alias-samples={args.samples}", "--alias-no-fail",

@@ -14,6 +14,17 @@ from .errors import UsageProblem as UserError  # one error type for every comman
 
 
 
+def fraction(text: str) -> float:
+    """An argparse type: a number in [0, 1) (a weight decay)."""
+    try:
+        number = float(str(text).strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+    if not 0 <= number < 1:
+        raise argparse.ArgumentTypeError(f"must lie in [0, 1), not {text!r}")
+    return number
+
+
 def _live(args: argparse.Namespace) -> bool:
     return not getattr(args, "quiet", False) and sys.stderr.isatty()
 
@@ -40,12 +51,15 @@ def cmd_finetune(args: argparse.Namespace) -> int:
     from .exposure.finetune import FinetuneSettings
     from .exposure.training import finetune
 
-    overrides = {name: getattr(args, name) for name in ("epochs", "learning_rate", "warmup_steps", "rank", "alpha")
+    overrides = {name: getattr(args, name) for name in ("epochs", "learning_rate", "warmup_steps", "rank", "alpha",
+                                                         "dtype", "weight_decay", "lora_layers")
                  if getattr(args, name) is not None}
+    if args.target_modules is not None:
+        overrides["target_modules"] = tuple(m.strip() for m in args.target_modules.split(",") if m.strip())
     if args.no_gradient_checkpointing:
         overrides["gradient_checkpointing"] = False
-    settings = FinetuneSettings(**overrides)
     try:
+        settings = FinetuneSettings(**overrides)
         result = finetune(args.base, args.split, args.half, args.arm, args.out, settings=settings,
                           suite=args.suite, pool_suite=args.pool_suite, live=_live(args))
     except (ValueError, ImportError, OSError) as exc:
@@ -109,6 +123,7 @@ def add_exposure_commands(commands: Any) -> None:
     """Register the four exposure subcommands on ``commands`` (an argparse subparsers object)."""
     from .exposure.data import ARMS
     from .exposure.likelihood import DEFAULT_BATCH_SIZE
+    from .exposure.finetune import DTYPES, LORA_LAYERS
     from .options import integer, positive_number
     from .exposure.split import DEFAULT_SPLIT_SEED, HALVES
 
@@ -136,6 +151,14 @@ def add_exposure_commands(commands: Any) -> None:
                       help="warm-up steps (default 100, capped at 10%% of all steps)")
     tune.add_argument("--rank", type=integer(1), default=None, help="LoRA rank (default 16)")
     tune.add_argument("--alpha", type=integer(1), default=None, help="LoRA alpha (default 32)")
+    tune.add_argument("--dtype", choices=DTYPES, default=None,
+                      help="base weights' precision: fp16 (default, appendix E), bf16 (appendix F's Gemma), fp32 (CPU)")
+    tune.add_argument("--weight-decay", type=fraction, default=None,
+                      help="AdamW weight decay (default 0: the paper's Transformers AdamW without a decay)")
+    tune.add_argument("--target-modules", default=None,
+                      help="comma-separated module names LoRA adapts (default q_proj,k_proj,v_proj,o_proj)")
+    tune.add_argument("--lora-layers", choices=LORA_LAYERS, default=None,
+                      help="all (default) or text: only a multimodal base's language layers (appendix F, Gemma)")
     tune.add_argument("--no-gradient-checkpointing", action="store_true",
                       help="keep activations (faster, more memory)")
     tune.add_argument("--quiet", action="store_true", help="plain progress lines instead of a live bar")

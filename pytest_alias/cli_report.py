@@ -32,6 +32,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
     from .exposure.analysis import is_likelihood_row
     from .report.paper import build_paper_report, render_markdown_report, write_paper_report
+    from .deviations import recorded_deviations
+    from .report.positions import read_ids
 
     from .controls.continuation import CONTINUATION_FORMAT
 
@@ -73,10 +75,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     resamples = args.resamples if args.resamples is not None else int((run or {}).get("resamples", 10_000))
     seed = args.seed if args.seed is not None else int((run or {}).get("seed", 0))
     try:
+        ids = read_ids(args.ids) if args.ids else None
         report = build_paper_report(records, validation=validation, exposure_rows=exposure_rows, exposure=exposure,
-                                    continuation_rows=continuation_rows, resamples=resamples, seed=seed, run=run)
-    except ValueError as exc:
+                                    continuation_rows=continuation_rows, ids=ids, resamples=resamples, seed=seed,
+                                    run=run)
+    except (ValueError, OSError) as exc:
         raise UserError(str(exc)) from None
+    for path in args.files:  # what the plugin printed in its summary header, the report says too
+        found = recorded_deviations(path)
+        if found:
+            report.notes.insert(0, f"{path} ran with deviations from the paper: {'; '.join(found)}.")
     written = write_paper_report(report, records, args.out)
     print(render_markdown_report(report), end="")
     print(f"wrote {', '.join(str(p) for p in written)}")
@@ -94,6 +102,8 @@ def add_report_command(commands: Any) -> None:
     report.add_argument("--validation", type=Path, default=None,
                         help="tla-alias validate-grader --json output: restricts Table U.1 to covered tasks")
     report.add_argument("--split", type=Path, default=None, help="an exposure split: adds Table 2")
+    report.add_argument("--ids", type=Path, default=None,
+                        help="task ids (JSON list or one per line): the first-sample rate of appendix S over them")
     report.add_argument("--resamples", type=integer(100), default=None,
                         help="bootstrap resamples (default: the run's, else 10,000)")
     report.add_argument("--seed", type=integer(0), default=None, help="bootstrap seed (default: the run's, else 0)")

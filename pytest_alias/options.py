@@ -20,7 +20,7 @@ from .vocabulary import CONDITIONS, GRADE_CHOICES, MODES, STORE_MODES
 MODE_CHOICES = MODES
 STORE_CHOICES = STORE_MODES
 CONDITION_CHOICES = CONDITIONS
-PREFILL_CHOICES = ("header", "none")
+PREFILL_CHOICES = ("none", "header")
 
 
 def integer(minimum: int) -> Callable[[str], int]:
@@ -114,7 +114,8 @@ class Option:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("model", "model to benchmark (repeatable): reference, replay:FILE.jsonl, smollm2, hf:PATH, opus, …",
+    Option("model", "model to benchmark (repeatable): reference, replay:FILE.jsonl, smollm2, hf:PATH, opus "
+           "(claude-opus-5-5, the newest Opus; the paper's Claude Opus 4.8 is claude:claude-opus-4-8), gpt-5, …",
            kind="list"),
     Option("grade", "grade to assert (default name)", "name", choices=GRADE_CHOICES),
     Option("suite", "task suite: builtin, a folder of tasks, examples:PATH, tlabench:PATH (default builtin)",
@@ -135,9 +136,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("lora", "a PEFT LoRA adapter folder applied to hf: models"),
     Option("meaningful-maps", "JSON {task id: {old name: new name}} for the meaningful condition"),
     Option("resamples", "bootstrap resamples for the summary CIs (default 10000)", 10000, integer(100)),
-    Option("prefill", "header (default): local models' answers start with '---- MODULE <Name> ----', as code "
-           "benchmarks give a signature (API models never get it: the paper does not); none: off",
-           "header", choices=PREFILL_CHOICES),
+    Option("prefill", "none (default, the paper's setting): the answer is the model's alone; header: local "
+           "models' answers start with '---- MODULE <Name> ----' (in a renamed condition the renamed name), a "
+           "deviation from the paper that every record and the summary header name (API models never get it)",
+           "none", choices=PREFILL_CHOICES),
     Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
            integer(1)),
     Option("covered", "restrict name and behavior rates and decreases also to the tasks the behavior grade "

@@ -96,13 +96,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
+    from .deviations import deviation_line
+
     workspace = config.stash.get(WORKSPACE_KEY, None)
     if workspace is None:
         return None
     settings = workspace.config
     return [f"alias: models {', '.join(settings.models)}; grade {settings.grade}; suite {settings.suite}; "
             f"conditions {','.join(settings.conditions)}; samples {settings.samples}; seed {settings.seed}; "
-            f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}"]
+            f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}", deviation_line(settings)]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -91,6 +91,8 @@ class GradeAggregate(TypedDict):
     lenient_rates: NotRequired[dict[str, Rate]]
     covered: NotRequired[dict[str, Any]]
     equivalence_random_meaningful: NotRequired[dict[str, Any]]
+    meaningful: NotRequired[dict[str, Any]]  # appendix R on the meaningful-valid tasks
+    meaningful_covered: NotRequired[dict[str, Any]]  # … that the behavior grade also covers
 
 
 class ModelAggregate(TypedDict):

@@ -68,8 +68,9 @@ class AliasSession:
         return [self.records[key] for key in sorted(self.records)]
 
     def metadata(self) -> dict[str, Any]:
-        """Everything the summary's numbers depend on: versions, settings, and the covered set with
-        how it was obtained (``tla-alias report`` reads them back to render the same numbers)."""
+        """Everything the summary's numbers depend on: versions, settings, deviations from the paper, and
+        the covered set with how it was obtained (``tla-alias report`` reads them back)."""
+        from .deviations import deviations
         from .tla.toolchain import find_jar
 
         settings = self.settings
@@ -79,6 +80,8 @@ class AliasSession:
                 "grade": settings.grade, "suite": settings.suite, "conditions": list(settings.conditions),
                 "samples": settings.samples, "seed": settings.seed, "mode": settings.mode,
                 "resamples": settings.resamples, "settings": settings.settings(),
+                "prefill": settings.prefill, "max_new_tokens": settings.max_new_tokens,
+                "timeout": settings.timeout, "deviations": deviations(settings),
                 "coverage": coverage.to_dict() if coverage is not None else None,
                 "covered_restricts_rates": settings.covered is not None,
                 "complete": not (self.interrupted or self.lost), "interrupted": self.interrupted,
@@ -128,12 +131,14 @@ class AliasSession:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def print_summary(self, terminal: Any) -> None:
+        from .deviations import deviation_line
         from .report.outcomes import outcome_lines
         from .report.tables import summary_lines
 
         try:
             if self.aggregate is not None:
                 terminal.section("alias summary")
+                terminal.write_line(deviation_line(self.settings))
                 for line in [*summary_lines(self.aggregate), *outcome_lines(self.sorted_records()),
                              *self.exposure_lines]:
                     terminal.write_line(line)

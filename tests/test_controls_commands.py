@@ -10,7 +10,7 @@ import pytest
 from pytest_alias.cli import main
 from pytest_alias.controls.continuation import longest_shared_run, shown_lines, split_file
 from pytest_alias.controls.propose import parse_proposal
-from pytest_alias.report.controls import continuation_analysis
+from pytest_alias.report.continuation import continuation_analysis
 from pytest_alias.tasks.suites import load_suite
 
 from conftest import BUILTIN_TASKS

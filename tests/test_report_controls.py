@@ -125,4 +125,6 @@ def test_random_and_meaningful_names_get_a_tost_row_in_points() -> None:
     entry = aggregate(rows, resamples=200)["models"]["m"]
     tost = entry["grades"]["name"]["equivalence_random_meaningful"]
     assert tost["margin"] == pytest.approx(5.0) and tost["equivalent"] is True
-    assert ["name", "random − meaningful", "all", "+0.0 90% [0.0, 0.0] equivalent ±5 n=3"] in decrease_rows(entry)[1]
+    assert ["name", "random − meaningful", "meaningful-valid",
+            "+0.0 [0.0, 0.0] 90% [0.0, 0.0] equivalent ±5 n=3 tasks; original 100.0%, random 100.0%, "
+            "meaningful 100.0% on these tasks"] in decrease_rows(entry)[1]

@@ -11,7 +11,10 @@ required names", Table C.1 and the difflib similarity of Appendix G.
   accepts them under any name; model values are excluded because TLC
   creates them.
 * A required name is *hidden* when the description never mentions it as a
-  whole word, case-sensitively.
+  whole word, case-sensitively.  Hidden names are counted as the paper counts
+  them, over constants, invariants, properties and constraints only
+  (:data:`PAPER_HIDDEN_CATEGORIES`); SYMMETRY, VIEW and the rest are required
+  but not counted unless asked for.
 * An identifier is a *convention* when it is in :data:`CONVENTIONS` (with
   trailing digits ignored, so ``Inv2`` counts), a *domain word* when every
   part of it (split at underscores, case changes and digits) is an English
@@ -35,8 +38,10 @@ from ..tla.syntax import is_identifier
 from .describe import mentions, word_matches
 
 __all__ = [
+    "ALL_CATEGORIES",
     "CONVENTIONS",
     "HiddenName",
+    "PAPER_HIDDEN_CATEGORIES",
     "Kind",
     "KindRow",
     "KindTable",
@@ -109,13 +114,24 @@ class HiddenName:
     category: str
 
 
-def hidden_names(description: str, cfg_text: str | None) -> list[HiddenName]:
-    """The required names of ``cfg_text`` that ``description`` never mentions by name.
+#: The categories the paper counts as hidden names (section 3: "The 333 hidden names are 115 constants,
+#: 113 invariants, 87 properties and 18 constraints"); SYMMETRY, VIEW and the rarer sections are left out.
+PAPER_HIDDEN_CATEGORIES: frozenset[str] = frozenset({"constant", "invariant", "property", "constraint"})
+#: Every category ``cfg_required_names`` reports, for a count that includes SYMMETRY, VIEW, ALIAS, ….
+ALL_CATEGORIES: frozenset[str] = frozenset({"constant", *_SECTION_CATEGORY.values()})
 
-    A task without a cfg has none.
+
+def hidden_names(description: str, cfg_text: str | None, *,
+                 categories: Iterable[str] = PAPER_HIDDEN_CATEGORIES) -> list[HiddenName]:
+    """The required names of ``cfg_text`` in ``categories`` that ``description`` never mentions by name.
+
+    By default the paper's four categories (constants, invariants, properties, constraints), so the
+    counts, the hidden-name split and Table C.1 match section 3; pass ``categories=ALL_CATEGORIES``
+    to count SYMMETRY, VIEW and the other sections too. A task without a cfg has none.
     """
+    kept = frozenset(categories)
     return [HiddenName(name, category) for name, category in cfg_required_names(cfg_text)
-            if not mentions(description, name)]
+            if category in kept and not mentions(description, name)]
 
 
 # --- identifier kinds -------------------------------------------------------

@@ -29,7 +29,7 @@ from ..atomic import as_umask_allows
 from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
 from ..tla.runner import TlaTools, default_tools
-from .analysis import HiddenName, hidden_names, kind_table, similarity
+from .analysis import HiddenName, hidden_names, identifier_kind, kept_domain_words, kind_table, similarity
 from .conditions import RenamedCondition, random_condition
 
 
@@ -96,6 +96,32 @@ class BuildSummary:
         hidden = [h for r in verified for h in r.hidden]
         return kind_table(renamed, hidden)
 
+    def section3(self) -> dict[str, Any]:
+        """Section 3's numbers over the verified tasks: hidden names by category, tasks with one or with
+        five or more, hidden names that follow a TLA⁺ convention, and domain identifiers whose words the
+        original description uses and the renamed one keeps (the paper's 199/219)."""
+        verified = [r for r in self.reports if r.verified]
+        kept = used = 0
+        for report in verified:
+            k, u = kept_domain_words(report.renamed.renaming.name_map, report.task.description,
+                                     report.renamed.condition.description)
+            kept, used = kept + k, used + u
+        hidden = [h for r in verified for h in r.hidden]
+        return {"hidden_names": len(hidden), "hidden_by_category": _count(h.category for h in hidden),
+                "tasks_with_hidden_names": sum(1 for r in verified if r.hidden),
+                "tasks_with_five_or_more": sum(1 for r in verified if len(r.hidden) >= 5),
+                "hidden_conventions": sum(1 for h in hidden if identifier_kind(h.name) == "convention"),
+                "domain_words_kept": kept, "domain_words_used": used}
+
+    def appendix_g(self) -> dict[str, Any]:
+        """Appendix G's numbers: identifiers renamed per specification (median, range) and the median
+        difflib similarity of each renamed main module to its original."""
+        verified = [r for r in self.reports if r.verified]
+        per_spec = [len(r.renamed.renaming.name_map) for r in verified]
+        return {"renamed_per_spec": {"median": statistics.median(per_spec) if per_spec else None,
+                                     "min": min(per_spec, default=None), "max": max(per_spec, default=None)},
+                "median_similarity": statistics.median([r.similarity for r in verified]) if verified else None}
+
     def to_dict(self) -> dict[str, Any]:
         verified = [r for r in self.reports if r.verified]
         per_spec = [len(r.renamed.renaming.name_map) for r in verified]
@@ -103,6 +129,8 @@ class BuildSummary:
         return {
             "seed": self.seed,
             "counts": self.counts(),
+            "section3": self.section3(),
+            "appendix_g": self.appendix_g(),
             "hidden_by_category": _count(h.category for r in verified for h in r.hidden),
             "identifier_kinds": {row.kind: {"renamed": row.renamed, "hidden": row.hidden} for row in table.rows},
             "renamed_per_spec": {"median": statistics.median(per_spec) if per_spec else None,
@@ -123,12 +151,32 @@ class BuildSummary:
             f"| With a hidden required name | {counts['with_hidden_names']} |",
             f"| With every required name stated | {counts['every_name_stated']} |",
             "", "## Identifier kinds", "", self.kinds().render(), "",
+            *_statistics_lines(self.section3(), self.appendix_g()),
         ]
         failed = [r for r in self.reports if not r.verified]
         if failed:
             lines += ["## Not verified", ""] + [f"- `{r.task.id}`: {r.renamed.verification.failure}"  # type: ignore[union-attr]
                                                   for r in failed] + [""]
         return "\n".join(lines)
+
+
+def _statistics_lines(section3: dict[str, Any], appendix_g: dict[str, Any]) -> list[str]:
+    """Section 3's hidden-name and domain-word counts and appendix G's renaming statistics, as Markdown."""
+    by = section3["hidden_by_category"]
+    per_spec = appendix_g["renamed_per_spec"]
+    similarity_text = "–" if appendix_g["median_similarity"] is None else f"{appendix_g['median_similarity']:.2f}"
+    return [
+        "## Hidden required names (section 3)", "",
+        f"{section3['hidden_names']} hidden names: " + ", ".join(f"{by.get(c, 0)} {c}s" for c in
+                                                                ("constant", "invariant", "property", "constraint"))
+        + f"; in {section3['tasks_with_hidden_names']} tasks, {section3['tasks_with_five_or_more']} of them with five "
+        f"or more; {section3['hidden_conventions']} follow a TLA⁺ convention. Domain identifiers whose words the "
+        f"original description uses: {section3['domain_words_kept']}/{section3['domain_words_used']} keep them after "
+        "CIR.", "",
+        "## Renaming (appendix G)", "",
+        f"Identifiers renamed per specification: median {per_spec['median']}, from {per_spec['min']} to "
+        f"{per_spec['max']}; median difflib similarity of renamed to original: {similarity_text}.", "",
+    ]
 
 
 def _count(items: Iterable[str]) -> dict[str, int]:

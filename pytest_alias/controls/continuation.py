@@ -57,12 +57,27 @@ def longest_shared_run(answer: str, remainder: str) -> int:
 
 
 def origin(task: Any) -> tuple[str, str]:
-    """(repository, path) a task's main file comes from, as far as the task records it."""
+    """(repository, path) of the published file behind a task's main module, as the task records it.
+
+    The real place matters: it is the cue that helps a model that saw the file recall it (appendix
+    L), so a TLA⁺-Bench task names its upstream repository and path (the release's ``source_repo``
+    and ``source_path``), never the release's own ``specs/gold/…`` copy, unless the manifest lacks
+    them. A tlaplus/Examples task names that repository and its path there; a task folder whose
+    ``source`` reads ``owner/repo:path`` names those; a built-in task names this project.
+    """
     extra = dict(task.extra)
-    if "path" in extra:
-        return "tlaplus/Examples", str(extra["path"])
-    if task.source and task.source != "ALIAS built-in":
-        return str(extra.get("repository", "unknown")), task.source
+    if extra.get("source_repo") and extra.get("source_path"):  # TLA+-Bench, from its manifest
+        return str(extra["source_repo"]), str(extra["source_path"])
+    if extra.get("repository") and extra.get("path"):  # tlaplus/Examples
+        return str(extra["repository"]), str(extra["path"])
+    if "description_kind" in extra and extra.get("path"):  # a TLA+-Bench row without its upstream source
+        return "the TLA+-Bench release", str(extra["path"])
+    source = str(task.source or "")
+    if source and source != "ALIAS built-in":
+        repository, colon, path = source.partition(":")
+        if colon and "/" in repository and path:
+            return repository, path
+        return str(extra.get("repository", "unknown")), source
     return "ALIAS built-in tasks", f"{task.id}/{task.main}.tla"
 
 

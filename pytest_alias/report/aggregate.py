@@ -16,6 +16,7 @@ from .. import stats
 from ..vocabulary import CONDITIONS, GRADES
 from ..records import Aggregate, Decrease, GradeAggregate
 from ..verdicts import graded_verdict
+from .meaningful import meaningful_comparison
 
 AGGREGATE_SCHEMA = 1
 GRADE_ORDER = GRADES
@@ -152,6 +153,14 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                     tost = stats.equivalence([rates["random"][t] for t in shared], [rates["meaningful"][t] for t in shared],
                                              margin, resamples=resamples, seed=seed)
                     entry["equivalence_random_meaningful"] = tost.scaled().to_dict()  # points, like every decrease
+                # Appendix R in full: every rate on the meaningful-valid tasks (and those also covered).
+                found = meaningful_comparison(rates, None, resamples=resamples, seed=seed, margin=margin)
+                if found is not None:
+                    entry["meaningful"] = found
+                if covered is not None and grade in ("name", "behavior"):
+                    found = meaningful_comparison(rates, covered, resamples=resamples, seed=seed, margin=margin)
+                    if found is not None:
+                        entry["meaningful_covered"] = found
             per_grade[grade] = entry
         similarity = _similarity_means(mine, conditions)
         out["models"][model] = {"grades": per_grade, "similarity": similarity,

@@ -17,7 +17,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..grading.validation import covered_tasks  # noqa: F401 - validate-grader's format, re-exported
 from .aggregate import paired_decrease, aggregate, task_rates
-from .controls import LISTS, continuation_analysis, disagreements, known_name_comparison
+from .continuation import continuation_analysis
+from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
+from .positions import first_sample_rate, position_decreases
+from .controls import LISTS, disagreements, known_name_comparison
 from .tables import decrease_rows, p_value, rate_rows
 
 
@@ -136,28 +139,97 @@ def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, se
                      "other original", "other decrease", "p"], rows, data)
 
 
+def _spearman_cell(rho: Mapping[str, Any]) -> str:
+    if "not_applicable" in rho:
+        return f"not applicable: {rho['not_applicable']}"
+    return f"{rho['rho']:.2f} ({p_value(rho['p_value'])}, n={rho['n']})"
+
+
+def _group_cells(group: Mapping[str, Any]) -> list[str]:
+    """Mean decrease of a group / of the others (points) and the permutation p, or why not."""
+    if "not_applicable" in group:
+        return [f"n={group['n']}/{group['n'] + group['other_n']}: not applicable ({group['not_applicable']})", "–"]
+    return [f"{group['decrease']:.1f} (n={group['n']}) / {group['other_decrease']:.1f} (n={group['other_n']})",
+            p_value(group["permutation"]["p_value"])]
+
+
 def continuation_section(rows: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]], *, resamples: int,
                          seed: int) -> Section | None:
-    """Appendix L: long runs per condition, and whether they predict the decrease."""
+    """Appendix L: long runs per condition, and whether they predict the decrease (three tests)."""
     table, data = [], continuation_analysis(rows, records, resamples=resamples, seed=seed)
     for entry in data:
         counts = f"{entry['long_runs'].get('original', 0)}/{entry['files'].get('original', 0)} original, " \
                  f"{entry['long_runs'].get('random', 0)}/{entry['files'].get('random', 0)} renamed"
         if not entry["predicts"]:
-            table.append([entry["model"], counts, "–", "–", "–", "–"])
+            table.append([entry["model"], counts, "–", "–", "–", "–", "–", "–"])
         for found in entry["predicts"]:
-            rho = found["spearman"]
-            versus = found.get("long_vs_other")
+            above = found["above_percentile"]
             table.append([entry["model"], counts, f"{found['records_model']} {found['grade']}",
-                          f"{rho['rho']:.2f} ({p_value(rho['p_value'])}, n={found['n']})",
-                          f"{found['long_decrease']:.1f} / {found['other_decrease']:.1f}" if versus else "–",
-                          p_value(versus['p_value']) if versus else "–"])
+                          _spearman_cell(found["spearman"]), *_group_cells(found["long_vs_other"]),
+                          f"{above['threshold']:.1f}: " + _group_cells(above)[0], _group_cells(above)[1]])
     return _section("File continuation (appendix L)",
                     "Files continued with a shared run of at least 50 tokens; Spearman of (original − renamed "
                     "run) with each task's decrease (permutation p); mean decrease (points) of long-run vs "
-                    "other tasks and the permutation p of their difference.",
-                    ["continuation model", "long runs", "records, grade", "Spearman", "decrease long / other", "p"],
+                    "other tasks and the permutation p of their difference; the same for the tasks whose run "
+                    "on the original lies above the 95th percentile of the runs on renamed copies (threshold "
+                    "in tokens). A test the data cannot support says why.",
+                    ["continuation model", "long runs", "records, grade", "Spearman", "decrease long / other", "p",
+                     "above 95th pct of renamed: decrease / other", "p"],
                     table, data)
+
+
+def meaningful_section(records: Sequence[dict[str, Any]], covered: set[str] | None, *, resamples: int,
+                       seed: int) -> Section | None:
+    """Appendix R: original, random and meaningful rates on the meaningful-valid tasks, and on those the
+    behavior grade also covers; random − meaningful with 95% and 90% CIs and TOST."""
+    rows, data = [], []
+    for model in sorted({r["model"] for r in records}):
+        for grade in ("name", "behavior"):
+            rates = {c: task_rates(records, model, grade, c) for c in ("original", "random", "meaningful")}
+            if not rates["meaningful"]:
+                continue
+            for label, tasks in (("meaningful-valid", None), ("meaningful-valid and covered", covered)):
+                if label.endswith("covered") and covered is None:
+                    continue
+                found = meaningful_comparison(rates, tasks, resamples=resamples, seed=seed)
+                if found is not None:
+                    rows.append([model, *meaningful_row(f"{grade}, {label}", found)])
+                    data.append({"model": model, "grade": grade, "tasks_kind": label, **found})
+    return _section("Meaningful names (appendix R)",
+                    "On the tasks whose meaningful renaming passed SANY and TLC (and, in the second row, that the "
+                    "behavior grade also covers): pass rates in percent of samples, mean over exactly these "
+                    "tasks; random − meaningful in points with its 95% bootstrap CI, 90% CI and TOST at ±5 points.",
+                    ["model", *MEANINGFUL_HEADER], rows, data)
+
+
+def positions_section(records: Sequence[dict[str, Any]], ids: Sequence[str] | None, *, resamples: int,
+                      seed: int) -> Section | None:
+    """Appendix S: the decrease at each sample position, and the first original sample's pass rate
+    (on ``ids`` when given, the tasks TLA⁺-Bench reports)."""
+    rows, data = [], []
+    for model in sorted({r["model"] for r in records}):
+        for grade in ("name", "behavior"):
+            found = position_decreases(records, model, grade, resamples=resamples, seed=seed)
+            if len(found) < 2:  # one sample per task: the main table already is the per-position analysis
+                continue
+            first = first_sample_rate(records, model, grade, ids=ids)
+            data.append({"model": model, "grade": grade, "positions": found, "first_sample": first})
+            for row in found:
+                rows.append([model, grade, str(row["sample"] + 1), str(row["n"]), f"{row['original']:.1f}%",
+                             f"{row['renamed_rate']:.1f}%", _interval(row),
+                             f"{row['now_fail']}/{row['now_pass']} ({p_value(row['sign_p'])})"])
+            if first is not None:
+                scope = f"{first['n']} listed tasks" if first["restricted"] else f"{first['n']} tasks"
+                if first["missing"]:
+                    scope += f" ({len(first['missing'])} listed without a first sample)"
+                rows.append([model, grade, "first, original", scope, f"{first['rate']:.1f}%", "", "", ""])
+    return _section("Per sample position (appendix S)",
+                    "For each sample position, a task passes or fails by that one sample: original and renamed "
+                    "rates (percent of tasks), the decrease in points with its 95% bootstrap CI, tasks that fell/"
+                    "rose and the sign-test p; the first original sample's pass rate, the number TLA⁺-Bench "
+                    "reports (over the --ids list when given).",
+                    ["model", "grade", "sample", "n", "original", "renamed", "decrease [95% CI]", "fell/rose (p)"],
+                    rows, data)
 
 
 def similarity_section(summary: Mapping[str, Any]) -> Section | None:
@@ -174,12 +246,13 @@ def similarity_section(summary: Mapping[str, Any]) -> Section | None:
 def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
                        exposure_rows: Sequence[dict[str, Any]] = (),
                        exposure: Callable[[list[dict[str, Any]], int, int], str] | None = None,
-                       continuation_rows: Sequence[dict[str, Any]] = (),
+                       continuation_rows: Sequence[dict[str, Any]] = (), ids: Sequence[str] | None = None,
                        resamples: int = 10_000, seed: int = 0, run: Mapping[str, Any] | None = None) -> PaperReport:
     """Every section the inputs support. ``run`` is a plugin run's metadata (its settings and
     coverage): with it the rates and decreases are the run's summary's, covered-task rows included;
     a ``validation`` file's covered tasks take precedence over the run's. ``exposure`` renders Table 2
-    from the records and likelihood rows (given ``resamples`` and ``seed``) when a split was given."""
+    from the records and likelihood rows (given ``resamples`` and ``seed``) when a split was given;
+    ``ids`` adds appendix S's first-sample rate over those tasks."""
     report = PaperReport()
     coverage = (run or {}).get("coverage") or None
     covered: set[str] | None = None
@@ -210,7 +283,9 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
     else:
         report.notes.append("Table U.1 needs the behavior grade's coverage: run with --alias-covered=auto, or pass "
                             "--validation (tla-alias validate-grader SUITE --json > validation.json).")
-    for section in (disagreement_section(records, resamples=resamples, seed=seed),
+    for section in (positions_section(records, ids, resamples=resamples, seed=seed),
+                    meaningful_section(records, covered, resamples=resamples, seed=seed),
+                    disagreement_section(records, resamples=resamples, seed=seed),
                     known_names_section(records, resamples=resamples, seed=seed),
                     continuation_section(continuation_rows, records, resamples=resamples, seed=seed)
                     if continuation_rows else None,

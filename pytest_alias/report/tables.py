@@ -31,6 +31,15 @@ def _points(decrease: Mapping[str, Any] | None) -> str:
     return text
 
 
+def _meaningful_points(found: Mapping[str, Any]) -> str:
+    d = found["random_minus_meaningful"]
+    verdict = "equivalent" if d["equivalent"] else "not shown equivalent"
+    original = "" if found["original"] is None else f"original {found['original']:.1f}%, "
+    return (f"{d['mean']:+.1f} [{d['ci_low']:.1f}, {d['ci_high']:.1f}] 90% [{d['ci90_low']:.1f}, {d['ci90_high']:.1f}] "
+            f"{verdict} ±{d['margin']:g} n={found['n']} tasks; {original}random {found['random']:.1f}%, "
+            f"meaningful {found['meaningful']:.1f}% on these tasks")
+
+
 def rate_rows(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     """Table 1: one row per grade, one column per condition (pass rates in percent of samples), each
     column headed by the number of tasks it averages over; a cell over fewer tasks says its own n
@@ -73,12 +82,11 @@ def decrease_rows(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[
                 rows.append([grade, renamed, split.replace("_", " "), _points(value)])
             if "covered" in entry and entry["covered"]["decreases"].get(renamed):
                 rows.append([grade, renamed, "covered tasks", _points(entry["covered"]["decreases"][renamed])])
-        tost = entry.get("equivalence_random_meaningful")
-        if tost:  # appendix R: random − meaningful, equivalent when the 90% CI lies within ±5 points
-            rows.append([grade, "random − meaningful", "all",
-                         f"{tost['mean']:+.1f} 90% [{tost['ci_low']:.1f}, {tost['ci_high']:.1f}] "
-                         f"{'equivalent' if tost['equivalent'] else 'not shown equivalent'} ±{tost['margin']:g} "
-                         f"n={tost['n']}"])
+        # Appendix R: on the meaningful-valid tasks (and those also covered), the three rates and
+        # random − meaningful with its 95% CI, 90% CI and TOST verdict at ±5 points.
+        for label, key in (("meaningful-valid", "meaningful"), ("meaningful-valid, covered", "meaningful_covered")):
+            if entry.get(key):
+                rows.append([grade, "random − meaningful", label, _meaningful_points(entry[key])])
     return header, rows
 
 

@@ -84,7 +84,7 @@ class RunConfig:
     resamples: int = 10_000
     meaningful_maps: dict[str, dict[str, str]] = field(default_factory=dict)
     lora: str | None = None
-    prefill: str = "header"
+    prefill: str = "none"  # the paper gives no prefill; "header" is an explicit deviation
     max_new_tokens: int | None = None
     exposure_split: Any = None  # an ExposureSplit, read and checked at start-up
     covered: Any = None  # None, "auto", or the covered task ids from a validate-grader file
@@ -114,7 +114,7 @@ class RunConfig:
             cache_dir=Path(options["cache_dir"]).expanduser() if options["cache_dir"] else None,
             store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
             resamples=options["resamples"], meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
-            lora=options.get("lora") or None, prefill=options.get("prefill") or "header",
+            lora=options.get("lora") or None, prefill=options.get("prefill") or "none",
             max_new_tokens=options.get("max_new_tokens"), exposure_split=_exposure_split(options.get("exposure_split")),
             covered=_covered(covered_value),
             covered_source=str(covered_value) if covered_value and covered_value != "auto" else None,

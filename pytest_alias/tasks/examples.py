@@ -20,6 +20,7 @@ from .tla_text import gather_modules, module_header_comment
 __all__ = ["EXAMPLES_LICENSE", "load_examples"]
 
 EXAMPLES_LICENSE = "MIT (tlaplus/Examples)"
+EXAMPLES_REPOSITORY = "tlaplus/Examples"
 _EXHAUSTIVE = "exhaustive search"
 
 
@@ -101,6 +102,7 @@ def _examples_task(root: Path, spec_dir: Path, manifest: Mapping[str, Any], entr
     description, description_from = _examples_description(spec_dir, main, modules)
     tags = [str(t) for t in (manifest.get("tags") or [])] + [str(f) for f in (entry.get("features") or [])]
     extra = {
+        "repository": EXAMPLES_REPOSITORY,  # where the file is published (appendix L names it)
         "path": module_rel,
         "model": model_rel,
         "mode": _EXHAUSTIVE,

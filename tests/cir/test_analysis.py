@@ -209,3 +209,16 @@ def test_similarity() -> None:
     assert similarity("Init == hr = 1", "Init == Qz = 1") == pytest.approx(0.8)
     assert similarity("", "") == 1.0
     assert similarity("a b", "") == 0.0
+
+
+def test_hidden_names_count_the_papers_four_categories_by_default() -> None:
+    """Section 3 counts constants, invariants, properties and constraints; SYMMETRY and VIEW only on request."""
+    from pytest_alias.cir.analysis import ALL_CATEGORIES
+
+    paper = hidden_names("", FULL_CFG)
+    assert {h.category for h in paper} == {"constant", "invariant", "property", "constraint"}
+    assert len(paper) == 9 and not {"Perms", "Abstract"} & {h.name for h in paper}
+    every = hidden_names("", FULL_CFG, categories=ALL_CATEGORIES)
+    assert [h.name for h in every][-2:] == ["Perms", "Abstract"] and len(every) == 11
+    # A task whose only unstated cfg name is its symmetry set has no hidden name in the paper's sense.
+    assert hidden_names("N is the number of nodes.", "CONSTANT N = 2\nSYMMETRY Perms\n") == []

@@ -45,6 +45,14 @@ def test_a_spec_carries_its_adapter_and_its_training_note(tmp_path: Path) -> Non
     assert model.exposure == {"split": "s1", "half": "A", "arm": "task-pair", "base": "hf:tiny"}
     with pytest.raises(ValueError, match="no such folder"):
         default_registry().check(f"hf:{base}?lora={tmp_path / 'missing'}")
+    # An adapter trained with settings: every record of its samples repeats the ones appendix E fixes.
+    note = json.loads((folder / "training.json").read_text())
+    note["settings"] = {"dtype": "bf16", "weight_decay": 0.0, "lora_layers": "text", "target_modules": ["q_proj"],
+                        "rank": 16}
+    (folder / "training.json").write_text(json.dumps(note))
+    model = default_registry().create(f"hf:{base}?lora={folder}")
+    assert model.exposure["training"] == {"dtype": "bf16", "weight_decay": 0.0, "lora_layers": "text",
+                                          "target_modules": ["q_proj"]}
 
 
 def test_two_adapters_are_two_models_in_one_run(pytester: pytest.Pytester, small_suite: Path,

@@ -1,0 +1,67 @@
+"""Where a run's settings differ from the paper's, said in one line for the summary header and the report.
+
+The defaults are the paper's settings (section 3, appendices A and E): no prefill, five samples per
+task and condition, a 300-second TLC limit, the paper's behavior-grade procedure, 10,000 bootstrap
+resamples and the model's own token budget. Any other value is a deliberate deviation; the run
+header, the summary and the run's JSON name each one so a reader never mistakes it for the paper's.
+Only the standard library is imported: the plugin loads this in every run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+#: The paper's value of each run setting that can deviate from it (attribute name → value).
+PAPER_SETTINGS: dict[str, Any] = {
+    "prefill": "none",
+    "samples": 5,
+    "timeout": 300.0,
+    "mode": "paper",
+    "resamples": 10_000,
+    "max_new_tokens": None,
+}
+
+#: The paper's token budget per sample (section 4, Experiment 2): asking for it is no deviation.
+PAPER_MAX_NEW_TOKENS = 1024
+
+#: How each deviation reads (the value is formatted in).
+_WORDS = {
+    "prefill": "prefill {value} (the paper gives none)",
+    "samples": "{value} sample(s) per task and condition (the paper: 5)",
+    "timeout": "TLC limit {value:g} s (the paper: 300 s)",
+    "mode": "behavior grade mode {value} (the paper's procedure: paper)",
+    "resamples": "{value} bootstrap resamples (the paper: 10,000)",
+    "max_new_tokens": "at most {value} new tokens per sample (the paper: the model's own budget, 1,024 for local models)",
+}
+
+
+def deviations(settings: Any) -> list[str]:
+    """One phrase per setting of ``settings`` (any object with the attributes above) that differs from the paper's."""
+    found = []
+    for name, paper in PAPER_SETTINGS.items():
+        value = getattr(settings, name, paper)
+        if name == "max_new_tokens" and value == PAPER_MAX_NEW_TOKENS:
+            continue  # the paper's own budget, asked for explicitly
+        if value != paper:
+            found.append(_WORDS[name].format(value=value))
+    return found
+
+
+def deviation_line(settings: Any) -> str:
+    """``alias: paper settings`` or ``alias: deviations from the paper: …`` for the summary header."""
+    found = deviations(settings)
+    return "alias: deviations from the paper: " + "; ".join(found) if found else "alias: the paper's settings"
+
+
+def recorded_deviations(path: Path | str) -> list[str]:
+    """The deviations a saved run's JSON (``--alias-report run.json``) names in its metadata; [] for a
+    file without them (JSON lines, a run saved before they were recorded, an unreadable file)."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    metadata = document.get("metadata") if isinstance(document, dict) else None
+    found = metadata.get("deviations") if isinstance(metadata, dict) else None
+    return [str(item) for item in found] if isinstance(found, list) else []

@@ -1,0 +1,44 @@
+"""The run's defaults are the paper's settings, and every deviation is named in one line."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from pytest_alias.deviations import deviation_line, deviations
+from pytest_alias.options import OPTIONS_BY_NAME, defaults
+
+
+def test_the_defaults_are_the_papers_settings() -> None:
+    from pytest_alias.session import Settings
+
+    settings = Settings.from_options({**defaults(), "model": ("reference",)})
+    assert settings.prefill == "none" and OPTIONS_BY_NAME["prefill"].default == "none"
+    assert deviations(settings) == [] and deviation_line(settings) == "alias: the paper's settings"
+
+
+def test_each_deviation_is_named_and_the_papers_budget_is_not_one() -> None:
+    settings = SimpleNamespace(prefill="header", samples=1, timeout=300.0, mode="extended", resamples=10_000,
+                               max_new_tokens=256)
+    found = deviations(settings)
+    assert found == ["prefill header (the paper gives none)", "1 sample(s) per task and condition (the paper: 5)",
+                     "behavior grade mode extended (the paper's procedure: paper)",
+                     "at most 256 new tokens per sample (the paper: the model's own budget, 1,024 for local models)"]
+    assert deviation_line(settings).startswith("alias: deviations from the paper: prefill header")
+    assert deviations(SimpleNamespace(max_new_tokens=1024)) == []  # asking for the paper's budget is no deviation
+
+
+def test_the_report_repeats_a_saved_runs_deviations(tmp_path) -> None:
+    import json
+
+    from pytest_alias.cli import main
+    from pytest_alias.deviations import recorded_deviations
+
+    record = {"task": "t", "condition": "original", "sample": 0, "model": "m", "has_hidden_names": False,
+              "similarity": None, "grades": {"name": {"passed": True, "reason": None}}}
+    saved = tmp_path / "run.json"
+    saved.write_text(json.dumps({"metadata": {"deviations": ["prefill header (the paper gives none)"]},
+                                 "records": [record]}))
+    assert recorded_deviations(saved) == ["prefill header (the paper gives none)"]
+    assert recorded_deviations(tmp_path / "missing.json") == []
+    assert main(["report", str(saved), "--out", str(tmp_path / "out"), "--resamples", "200"]) == 0
+    assert "ran with deviations from the paper: prefill header" in (tmp_path / "out" / "report.md").read_text()
