@@ -63,7 +63,7 @@ def mark_known_names(description: str) -> dict[str, list[str]]:
 def not_gradeable_result(reason: str) -> GradeEntry:
     """A grade the task's reference fails against itself: not run on the output (it could say nothing
     about it), skipped by the item and left out of every rate, with the self-check's reason."""
-    return {"passed": False, "reason": f"not gradeable: the reference fails this grade against itself ({reason})",
+    return {"passed": False, "reason": f"not gradeable: the reference fails this grade against itself: {reason}",
             "seconds": 0.0, "not_gradeable": True, "details": {"stage": Stage.SELF_CHECK, "side": Side.REFERENCE}}
 
 

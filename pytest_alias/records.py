@@ -58,6 +58,7 @@ class Rate(TypedDict):
 
     mean: Optional[float]
     tasks: int
+    task_ids: NotRequired[list[str]]  # the tasks it averages
 
 
 class Decrease(TypedDict):
@@ -76,6 +77,7 @@ class Decrease(TypedDict):
     sign_p: float
     original: float  # the rates over the paired tasks, in percent
     renamed: float
+    task_ids: NotRequired[list[str]]  # the paired tasks
 
 
 class GradeAggregate(TypedDict):

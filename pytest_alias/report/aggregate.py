@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 
 from .. import stats
 from ..vocabulary import CONDITIONS, GRADES
-from ..records import Aggregate, Decrease, GradeAggregate
+from ..records import Aggregate, Decrease, GradeAggregate, Rate
 from ..verdicts import graded_verdict
 from .meaningful import meaningful_comparison
 
@@ -62,6 +62,12 @@ def not_gradeable_tasks(records: Iterable[Mapping[str, Any]], grade: str) -> dic
     return dict(sorted(counts.items()))
 
 
+def rate_of(task_rates: Mapping[str, float]) -> Rate:
+    """The mean of task rates, with how many and which tasks it averages (the run's JSON names them)."""
+    return {"mean": sum(task_rates.values()) / len(task_rates) if task_rates else None, "tasks": len(task_rates),
+            "task_ids": sorted(task_rates)}
+
+
 def paired_decrease(original: dict[str, float], renamed: dict[str, float], tasks: Iterable[str] | None,
               resamples: int, seed: int, margin: float = 0.05) -> Decrease | None:
     """Original − renamed over the shared tasks: mean and 95% CI (points), the 90% CI and TOST
@@ -78,7 +84,7 @@ def paired_decrease(original: dict[str, float], renamed: dict[str, float], tasks
         "mean": difference.mean, "ci_low": difference.ci_low, "ci_high": difference.ci_high, "n": len(shared),
         "ci90_low": tost.ci_low, "ci90_high": tost.ci_high, "margin": tost.margin, "equivalent": tost.equivalent,
         "now_fail": difference.higher, "now_pass": difference.lower, "sign_p": sign.p_value,
-        "original": 100 * sum(a) / len(a), "renamed": 100 * sum(b) / len(b),
+        "original": 100 * sum(a) / len(a), "renamed": 100 * sum(b) / len(b), "task_ids": shared,
     }
 
 
@@ -112,7 +118,7 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
         for grade in grades:
             rates = {c: task_rates(mine, model, grade, c) for c in conditions}
             entry: GradeAggregate = {
-                "rates": {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)} for c, r in rates.items()},
+                "rates": {c: rate_of(r) for c, r in rates.items()},
                 "decreases": {}, "split": {},
             }
             skipped = {c: not_graded(mine, grade, c) for c in conditions}
@@ -123,11 +129,11 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                 entry["not_gradeable"] = unjudged
             if any((r["grades"].get(grade) or {}).get("not_applicable") for r in mine):
                 paper = {c: task_rates(mine, model, grade, c, paper_rule=True) for c in conditions}
-                entry["paper_rule_rates"] = {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}
+                entry["paper_rule_rates"] = {c: rate_of(r)
                                              for c, r in paper.items()}
             if grade == "parse":
                 lenient = {c: lenient_parse_rates(mine, model, c) for c in conditions}
-                entry["lenient_rates"] = {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}
+                entry["lenient_rates"] = {c: rate_of(r)
                                           for c, r in lenient.items()}
             for renamed in ("random", "meaningful"):
                 if "original" in rates and renamed in rates:
@@ -142,7 +148,7 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                 kept = {c: {t: v for t, v in r.items() if t in covered} for c, r in rates.items()}
                 entry["covered"] = {
                     "tasks": len(covered),
-                    "rates": {c: {"mean": sum(r.values()) / len(r) if r else None, "tasks": len(r)}
+                    "rates": {c: rate_of(r)
                               for c, r in kept.items()},
                     "decreases": {renamed: paired_decrease(rates["original"], rates[renamed], covered, resamples, seed,
                                                            margin)

@@ -12,6 +12,7 @@ fault) is not cached.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -67,6 +68,17 @@ def _machine_dependent(reason: str) -> bool:
     return any(word in lowered for word in ("time limit", "timeout", "timed out", "heap", "memory", "jvm", "killed"))
 
 
+#: The behavior grade's wording when it finds, while grading an output, that the reference fails itself.
+_SELF_FAILURE = re.compile(r"^the reference cannot be graded this way: graded against itself it fails too \((.*)\); "
+                           r"the verdict says nothing about the output$", re.DOTALL)
+
+
+def _own_words(reason: str) -> str:
+    """The self-check's failure without the wording meant for an output's verdict."""
+    found = _SELF_FAILURE.match(reason)
+    return found.group(1) if found else reason.removeprefix("the reference cannot be graded this way: ")
+
+
 def self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, cache: Any) -> str | None:
     """Why ``condition``'s reference fails the behavior grade against itself (None: it passes), cached."""
     from ..grading.validation import guarded_grade
@@ -79,7 +91,7 @@ def self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, c
         return entry["reason"]
     result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
                            timeout=timeout)
-    reason = None if result.passed else (result.reason or "no reason given")
+    reason = None if result.passed else _own_words(result.reason or "no reason given")
     if reason is None or not _machine_dependent(reason):
         cache.put(key, {"reason": reason})
     return reason

@@ -154,8 +154,7 @@ class Workspace:
         if self._coverage is not None:
             wanted -= self._coverage.checked
         if wanted or self._coverage is None:
-            originals = [(task, conditions[0][0]) for task, conditions in self.prepared_conditions(("original",))
-                         if task.id in wanted and conditions and conditions[0][0] is not None]
+            originals = [(task, task.original()) for task, _ in self.prepared_conditions() if task.id in wanted]
             found = compute_coverage(originals, tools=self.tools, mode=self.config.mode, timeout=self.config.timeout,
                                      cache_root=self.cache_root, live=live)
             if isinstance(self.config.covered, frozenset):  # the covered tasks of a validate-grader file

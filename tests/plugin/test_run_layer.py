@@ -18,8 +18,7 @@ from pytest_alias.cli import main
 
 pytest_plugins = ["pytester"]
 
-#: barrier and die-hard are covered; half-fair's reference fails the behavior grade against itself;
-#: hour-clock has no cfg.
+#: barrier, die-hard and hour-clock are covered; half-fair's reference fails the behavior grade against itself.
 TASKS = ("barrier", "die-hard", "half-fair", "hour-clock")
 
 
@@ -50,9 +49,9 @@ def test_positive_control_skips_what_the_behavior_grade_cannot_judge(pytester: p
     result = _run(pytester, controller / "suite", controller / "cache", "--alias-model=reference", "--alias-grade=all",
                   "--alias-samples=1", "-n", "2")
     assert result.ret == 0, result.stdout.str()
-    result.assert_outcomes(passed=4, skipped=4)  # half-fair and hour-clock (no cfg) skip in both conditions
-    result.stdout.fnmatch_lines(["*SKIPPED*behavior: not gradeable*",
-                                 "*not gradeable by behavior*1 task (half-fair), 2 samples*"])
+    result.assert_outcomes(passed=6, skipped=2)  # half-fair skips in both conditions
+    result.stdout.fnmatch_lines(["*not gradeable by behavior*1 task (half-fair), 2 samples*",
+                                 "*SKIPPED*behavior: not gradeable*"])
     assert "FAILED" not in result.stdout.str()
 
 
@@ -98,7 +97,7 @@ def test_report_renders_every_number_the_summary_printed(pytester: pytest.Pytest
     run = json.loads(run_json.read_text())
     rendered = json.loads((out / "report.json").read_text())
     assert rendered["aggregate"] == run["aggregate"]  # the same numbers, covered rows included
-    assert run["metadata"]["coverage"]["covered"] == ["barrier", "die-hard"]
+    assert run["metadata"]["coverage"]["covered"] == ["barrier", "die-hard", "hour-clock"]
     assert run["metadata"]["coverage"]["not_gradeable"].keys() == {"half-fair"}
     markdown = (out / "report.md").read_text()
     rows = {tuple(cell.strip() for cell in line.strip("|").split("|")) for line in markdown.splitlines()
