@@ -102,7 +102,7 @@ class TlaTools:
         probe = SpecFiles("AliasDriveCheck", {"AliasDriveCheck": DRIVE_PROBE})
         jar = self.toolchain.jar.path
         try:
-            with stage(probe) as staged:
+            with stage(probe, library=self.library(probe)) as staged:
                 run = _unstaged(launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir,
                                              DEFAULT_SANY_TIMEOUT), staged)
             _raise_environment_fault("SANY", run)

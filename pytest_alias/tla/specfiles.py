@@ -200,20 +200,16 @@ class Staged:
 
 @contextlib.contextmanager
 def stage(spec: SpecFiles, cfg_text: str | None = None, library: Mapping[str, str] | None = None) -> Iterator[Staged]:
-    """Write the spec into a new temporary directory, with the ``library`` modules it needs (by
-    default those :func:`.library.needed_library` finds); remove it when the block ends."""
+    """Write the spec into a new temporary directory, with the shipped ``library`` modules it needs
+    (the caller finds them with :func:`.library.needed_library`); remove it when the block ends."""
     root = Path(tempfile.mkdtemp(prefix="alias-run-"))
     janitor().hold_folder(root)  # removed even if this process is killed while the block runs
     try:
         workdir, tmpdir = root / "work", root / "tmp"
         workdir.mkdir()
         tmpdir.mkdir()
-        if library is None:
-            from .library import needed_library  # here: library imports this module
-
-            library = needed_library(spec.modules)
         # The spec's own modules last: a module it brings wins over a shipped one of the same name.
-        for name, text in {**library, **spec.modules}.items():
+        for name, text in {**(library or {}), **spec.modules}.items():
             (workdir / f"{name}.tla").write_text(text, encoding="utf-8")
         cfg_path = None
         if cfg_text is not None:
