@@ -18,14 +18,28 @@ from pytest_alias.cli import main
 
 pytest_plugins = ["pytester"]
 
-#: barrier, die-hard and hour-clock are covered; half-fair's reference fails the behavior grade against itself.
-TASKS = ("barrier", "die-hard", "half-fair", "hour-clock")
+#: Built-in tasks the behavior grade covers.
+TASKS = ("barrier", "die-hard", "hour-clock")
+#: A constant-only model (ASSUMEs checked, no behaviors): TLC checks it, the name grade passes it, and
+#: the behavior grade cannot judge it (its reference fails against itself: nothing to compare).
+CONSTANT_ONLY = {
+    "Sizes.tla": "---- MODULE Sizes ----\nEXTENDS Naturals\nCONSTANTS Width, Height\nArea == Width * Height\n"
+                 "ASSUME Width \\in 1..10 /\\ Height \\in 1..10\nASSUME Area <= 100\n====\n",
+    "Sizes.cfg": "CONSTANTS\n  Width = 4\n  Height = 5\n",
+    "description.md": "Write a TLA+ module Sizes with two constants, Width and Height, both between 1 and 10, and "
+                      "an operator Area for their product. Assume the area is at most 100.\n",
+    "task.toml": 'id = "constants-only"\ntitle = "Constants only"\nmain = "Sizes"\nmodules = ["Sizes.tla"]\n'
+                 'cfg = "Sizes.cfg"\ndescription = "description.md"\nsource = "ALIAS test"\nlicense = "MIT"\n',
+}
 
 
 def _suite(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     for name in TASKS:
         shutil.copytree(BUILTIN_TASKS / name, root / name)
+    (root / "constants-only").mkdir()
+    for name, text in CONSTANT_ONLY.items():
+        (root / "constants-only" / name).write_text(text)
     return root
 
 
@@ -44,13 +58,13 @@ def controller(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_positive_control_skips_what_the_behavior_grade_cannot_judge(pytester: pytest.Pytester, controller: Path) -> None:
-    """The reference passes every grade it can be judged by; half-fair's behavior grade is skipped
-    with its reason (not failed), and the run exits 0."""
+    """The reference passes every grade it can be judged by; the constant-only task's behavior grade is
+    skipped with its reason (not failed), and the run exits 0."""
     result = _run(pytester, controller / "suite", controller / "cache", "--alias-model=reference", "--alias-grade=all",
                   "--alias-samples=1", "-n", "2")
     assert result.ret == 0, result.stdout.str()
-    result.assert_outcomes(passed=6, skipped=2)  # half-fair skips in both conditions
-    result.stdout.fnmatch_lines(["*not gradeable by behavior*1 task (half-fair), 2 samples*",
+    result.assert_outcomes(passed=6, skipped=2)  # the constant-only task skips in both conditions
+    result.stdout.fnmatch_lines(["*not gradeable by behavior*1 task (constants-only), 2 samples*",
                                  "*SKIPPED*behavior: not gradeable*"])
     assert "FAILED" not in result.stdout.str()
 
@@ -98,7 +112,7 @@ def test_report_renders_every_number_the_summary_printed(pytester: pytest.Pytest
     rendered = json.loads((out / "report.json").read_text())
     assert rendered["aggregate"] == run["aggregate"]  # the same numbers, covered rows included
     assert run["metadata"]["coverage"]["covered"] == ["barrier", "die-hard", "hour-clock"]
-    assert run["metadata"]["coverage"]["not_gradeable"].keys() == {"half-fair"}
+    assert run["metadata"]["coverage"]["not_gradeable"].keys() == {"constants-only"}
     markdown = (out / "report.md").read_text()
     rows = {tuple(cell.strip() for cell in line.strip("|").split("|")) for line in markdown.splitlines()
             if line.startswith("|")}
