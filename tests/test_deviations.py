@@ -9,9 +9,9 @@ from pytest_alias.options import OPTIONS_BY_NAME, defaults
 
 
 def test_the_defaults_are_the_papers_settings() -> None:
-    from pytest_alias.session import Settings
+    from pytest_alias.run import RunConfig
 
-    settings = Settings.from_options({**defaults(), "model": ("reference",)})
+    settings = RunConfig.from_options({**defaults(), "model": ("reference",)})
     assert settings.prefill == "none" and OPTIONS_BY_NAME["prefill"].default == "none"
     assert deviations(settings) == [] and deviation_line(settings) == "alias: the paper's settings"
 

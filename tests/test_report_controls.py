@@ -111,8 +111,8 @@ def test_a_task_without_cfg_is_left_out_and_counted_failing_under_the_paper_rule
         no_cfg["grades"]["name"] = no_cfg["grades"]["behavior"] = not_applicable_result()
         rows.append(no_cfg)
     entry = aggregate(rows, resamples=200)["models"]["m"]["grades"]["name"]
-    assert entry["rates"]["original"] == {"mean": 1.0, "tasks": 3}  # over the tasks with a cfg
-    assert entry["paper_rule_rates"]["original"] == {"mean": 0.75, "tasks": 4}  # the paper's n
+    assert entry["rates"]["original"] == {"mean": 1.0, "tasks": 3, "task_ids": ["a", "b", "c"]}  # tasks with a cfg
+    assert entry["paper_rule_rates"]["original"] == {"mean": 0.75, "tasks": 4, "task_ids": ["a", "b", "c", "d"]}
     assert entry["decreases"]["random"]["n"] == 3
     header, table = rate_rows(aggregate(rows, resamples=200)["models"]["m"])
     assert ["name (paper rule: no-cfg tasks fail)", "75.0%", "75.0%"] in table

@@ -68,11 +68,11 @@ class RunConfig:
     """The validated options of one benchmark run (every field is recorded in the run's JSON)."""
 
     models: tuple[str, ...] = ()
-    grade: str = "all"
-    grades: tuple[str, ...] = GRADES
+    grade: str = "name"
+    grades: tuple[str, ...] = ("name",)
     suite: str = "builtin"
     conditions: tuple[str, ...] = ("original", "random")
-    samples: int = 1
+    samples: int = 5
     seed: int = 0
     timeout: float = 300.0
     mode: str = "paper"

@@ -168,7 +168,8 @@ def test_a_missing_replay_entry_fails_only_its_item(pytester: pytest.Pytester, t
     assert "samples without a verdict" in output and "parse random 1" in output
     data = json.loads(report.read_text())
     parse = data["aggregate"]["models"][f"replay:{replay}"]["grades"]["parse"]
-    assert parse["rates"]["original"] == {"mean": 1.0, "tasks": 1} and parse["rates"]["random"]["tasks"] == 0
+    assert parse["rates"]["original"] == {"mean": 1.0, "tasks": 1, "task_ids": ["die-hard"]}
+    assert parse["rates"]["random"]["tasks"] == 0
     assert [r["outcome"] for r in data["records"] if r["condition"] == "random"] == ["model error"]
 
 
