@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +98,15 @@ def tools(tmp_path_factory: pytest.TempPathFactory):
     base = tmp_path_factory.getbasetemp()
     root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     return TlaTools(cache_dir=root / "alias-run-cache")
+
+
+@pytest.fixture(scope="module")
+def tokenizer() -> Any:
+    """SmolLM2's tokenizer (the exposure tests build tiny models on its vocabulary); skipped without it."""
+    from pytest_alias.models.local import LocalBackendMissing, create_smollm2
+
+    pytest.importorskip("gguf")
+    try:
+        return create_smollm2().tokenizer
+    except LocalBackendMissing as exc:
+        pytest.skip(str(exc))

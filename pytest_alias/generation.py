@@ -1,10 +1,10 @@
 """Generate the samples of a run's selected cases: once, through the store, with a progress line.
 
 The pytest controller (or the only process) calls ``generate_cases`` after collection and selection,
-before any test runs; xdist workers then read the results from a run file (``write_run_file`` /
-``read_run_file``) and never call a model. So each (model, task, condition, sample) is requested at
-most once per run whatever ``-n`` and the store mode: ``refresh`` regenerates once and the graded
-text is the stored one, and ``off`` keeps the texts only in the run file.
+before any test runs; xdist workers receive the results over xdist's channel (``transport``) and never
+call a model. So each (model, task, condition, sample) is requested at most once per run whatever
+``-n`` and the store mode: ``refresh`` regenerates once and the graded text is the stored one, and
+``off`` keeps the texts only in the run's memory.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .cases import Case
 from .models.base import DecodingParams, Generation, GenerationRequest, module_header, supports_prefix
 from .models.store import GenerationStore
 from .progress import Progress
-from .atomic import atomic_write, write_json_atomic
+from .atomic import atomic_write
 
 CaseKey = tuple[str, str, int, str]
 
@@ -129,21 +129,3 @@ def write_replay_file(path: Path, cases: Sequence[Case], generations: dict[CaseK
                                  "condition_version": case.condition.version, "seed": seed}, ensure_ascii=False))
     atomic_write(path, lambda handle: handle.writelines(line + "\n" for line in lines))
     return len(lines)
-
-
-def write_run_file(path: Path, generations: dict[CaseKey, Generation]) -> None:
-    """The run's generations for xdist workers, written atomically (a reader never sees half of it)."""
-    entries = [{"key": list(key), "generation": generation.to_dict(), "from_store": generation.from_store}
-               for key, generation in generations.items()]
-    write_json_atomic(path, entries)
-
-
-def read_run_file(path: Path) -> dict[CaseKey, Generation] | None:
-    """The generations the controller wrote, or None when there is no such file (e.g. a remote worker)."""
-    try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):
-            Generation.from_dict(e["generation"], from_store=bool(e.get("from_store")))
-            for e in entries}

@@ -81,7 +81,7 @@ class ConditionCache:
               proposed: Mapping[str, str] | None = None) -> Prepared:
         """Keep a condition built elsewhere (``tla-alias build``); returns it with its skip reason."""
         reason = None if renamed.valid else f"renamed copy not verified: {renamed.verification.failure}"  # type: ignore[union-attr]
-        if reason is None or not _machine_dependent(reason):  # a timeout may pass on another machine
+        if reason is None or not machine_dependent(reason):  # a timeout may pass on another machine
             key = condition_key(task, renamed.condition.kind, seed, proposed, self.jar)
             self.cache.put(key, {"condition": renamed.condition.to_dict(), "skip_reason": reason})
         return renamed.condition, reason
@@ -99,10 +99,11 @@ def _cached_condition(entry: Mapping[str, Any] | None) -> Prepared | None:
         return None
 
 
-def _machine_dependent(reason: str) -> bool:
-    """A verification that failed on a time limit or a JVM fault may pass elsewhere: never cache it."""
+def machine_dependent(reason: str) -> bool:
+    """A check that failed on a time limit or a JVM fault may pass elsewhere: never cache it."""
     lowered = reason.lower()
-    return any(word in lowered for word in ("timeout", "time limit", "timed out", "crash", "heap", "memory"))
+    return any(word in lowered for word in ("timeout", "time limit", "timed out", "crash", "heap", "memory", "jvm",
+                                            "killed"))
 
 
 def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...] | list[str], *, seed: int,

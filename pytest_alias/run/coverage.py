@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ..cir.prepared import machine_dependent
 from ..tasks.model import Condition, Task
 
 #: How a run's covered set was obtained (the run's JSON says which).
@@ -63,11 +64,6 @@ class Coverage:
                         {**self.ineligible, **other.ineligible}, self.file, self.checked | other.checked)
 
 
-def _machine_dependent(reason: str) -> bool:
-    lowered = reason.lower()
-    return any(word in lowered for word in ("time limit", "timeout", "timed out", "heap", "memory", "jvm", "killed"))
-
-
 #: The behavior grade's wording when it finds, while grading an output, that the reference fails itself.
 _SELF_FAILURE = re.compile(r"^the reference cannot be graded this way: graded against itself it fails too \((.*)\); "
                            r"the verdict says nothing about the output$", re.DOTALL)
@@ -92,7 +88,7 @@ def self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, c
     result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
                            timeout=timeout)
     reason = None if result.passed else _own_words(result.reason or "no reason given")
-    if reason is None or not _machine_dependent(reason):
+    if reason is None or not machine_dependent(reason):
         cache.put(key, {"reason": reason})
     return reason
 

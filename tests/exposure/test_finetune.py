@@ -22,16 +22,6 @@ EXAMPLES = [pair_example(Task("clock", "A clock that shows the hour.", (("Clock"
 FAST = FinetuneSettings(rank=8, alpha=16, epochs=6, learning_rate=5e-2, warmup_steps=0, checkpoint_every=2)
 
 
-@pytest.fixture(scope="module")
-def tokenizer() -> Any:
-    from pytest_alias.models.local import LocalBackendMissing, create_smollm2
-
-    try:
-        return create_smollm2().tokenizer
-    except LocalBackendMissing as exc:
-        pytest.skip(str(exc))
-
-
 def tiny_model(tokenizer: Any) -> Any:
     """The same tiny random Llama every call (seeded), with SmolLM2's vocabulary."""
     from transformers import LlamaConfig, LlamaForCausalLM

@@ -72,17 +72,6 @@ def test_a_module_name_the_model_lacks_is_an_error() -> None:
         matched_modules(only_vision, ("q_proj",), "text")
 
 
-@pytest.fixture(scope="module")
-def tokenizer() -> Any:
-    from pytest_alias.models.local import LocalBackendMissing, create_smollm2
-
-    pytest.importorskip("gguf")
-    try:
-        return create_smollm2().tokenizer
-    except LocalBackendMissing as exc:
-        pytest.skip(str(exc))
-
-
 def _tiny(tokenizer: Any) -> Any:
     from transformers import LlamaConfig, LlamaForCausalLM
 
