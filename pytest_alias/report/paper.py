@@ -22,6 +22,8 @@ from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .positions import first_sample_rate, position_decreases
 from .controls import LISTS, disagreements, known_name_comparison
 from .tables import decrease_rows, p_value, rate_rows
+from .verdict import CAPTION as VERDICT_CAPTION, HEADER as VERDICT_HEADER, Evidence, anchor, verdict_data, \
+    verdict_evidence, verdict_reading
 
 
 @dataclass
@@ -33,10 +35,14 @@ class Section:
     header: list[str]
     rows: list[list[str]]
     data: Any = None
+    #: Paragraphs rendered under the table (the verdict's reading).
+    text: list[str] = field(default_factory=list)
+    #: A column whose cells are other sections' titles, rendered as links to them.
+    link_column: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"title": self.title, "caption": self.caption, "header": self.header, "rows": self.rows,
-                "data": self.data}
+                "data": self.data, "text": self.text}
 
 
 @dataclass
@@ -247,12 +253,15 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
                        exposure_rows: Sequence[dict[str, Any]] = (),
                        exposure: Callable[[list[dict[str, Any]], int, int], str] | None = None,
                        continuation_rows: Sequence[dict[str, Any]] = (), ids: Sequence[str] | None = None,
-                       resamples: int = 10_000, seed: int = 0, run: Mapping[str, Any] | None = None) -> PaperReport:
+                       resamples: int = 10_000, seed: int = 0, run: Mapping[str, Any] | None = None,
+                       evidence: Sequence[Evidence] = ()) -> PaperReport:
     """Every section the inputs support. ``run`` is a plugin run's metadata (its settings and
     coverage): with it the rates and decreases are the run's summary's, covered-task rows included;
     a ``validation`` file's covered tasks take precedence over the run's. ``exposure`` renders Table 2
     from the records and likelihood rows (given ``resamples`` and ``seed``) when a split was given;
-    ``ids`` adds appendix S's first-sample rate over those tasks."""
+    ``ids`` adds appendix S's first-sample rate over those tasks. The verdict section comes first: the
+    evidence rows of the other sections (plus ``evidence`` from analyses outside this package), read
+    conservatively."""
     report = PaperReport()
     coverage = (run or {}).get("coverage") or None
     covered: set[str] | None = None
@@ -294,7 +303,29 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
             report.sections.append(section)
     if exposure is not None:  # rendered by the exposure package (it sits beside this one, not below)
         report.exposure_markdown = exposure([*records, *exposure_rows], resamples, seed)
+    verdict = verdict_section(report, evidence)
+    if verdict is not None:
+        report.sections.insert(0, verdict)
     return report
+
+
+def verdict_section(report: PaperReport, extra: Sequence[Evidence] = ()) -> Section | None:
+    """The contamination verdict: one table of the evidence rows with the reading they support."""
+    rows = verdict_evidence(report.aggregate, report.sections, extra)
+    if not rows:
+        return None
+    return Section("What this run shows about memorization (verdict)", VERDICT_CAPTION, list(VERDICT_HEADER),
+                   [row.cells() for row in rows], verdict_data(rows), text=verdict_reading(rows),
+                   link_column=VERDICT_HEADER.index("table"))
+
+
+def _markdown_cell(section: Section, index: int, cell: str) -> str:
+    return f"[{cell}](#{anchor(cell)})" if index == section.link_column else cell
+
+
+def _html_cell(section: Section, index: int, cell: str) -> str:
+    text = html.escape(str(cell))
+    return f'<a href="#{anchor(str(cell))}">{text}</a>' if index == section.link_column else text
 
 
 def render_markdown_report(report: PaperReport) -> str:
@@ -303,7 +334,9 @@ def render_markdown_report(report: PaperReport) -> str:
     for section in report.sections:
         lines += [f"## {section.title}", "", section.caption, "",
                   "| " + " | ".join(section.header) + " |", "|" + "---|" * len(section.header),
-                  *("| " + " | ".join(row) + " |" for row in section.rows), ""]
+                  *("| " + " | ".join(_markdown_cell(section, i, c) for i, c in enumerate(row)) + " |"
+                    for row in section.rows), ""]
+        lines += [line for paragraph in section.text for line in (paragraph, "")]
     if report.exposure_markdown:
         lines += [report.exposure_markdown.replace("# Exposure", "## Exposure", 1)]
     lines += [f"Note: {note}" for note in report.notes]
@@ -316,10 +349,12 @@ def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]]) -
 
     body = ["<h1>ALIAS report</h1>"]
     for section in report.sections:
-        body.append(f"<h2>{html.escape(section.title)}</h2><table><caption>{html.escape(section.caption)}</caption><tr>"
+        body.append(f"<h2 id=\"{anchor(section.title)}\">{html.escape(section.title)}</h2><table><caption>"
+                    f"{html.escape(section.caption)}</caption><tr>"
                     + "".join(f"<th>{html.escape(h)}</th>" for h in section.header) + "</tr>"
-                    + "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>"
-                              for row in section.rows) + "</table>")
+                    + "".join("<tr>" + "".join(f"<td>{_html_cell(section, i, c)}</td>" for i, c in enumerate(row))
+                              + "</tr>" for row in section.rows) + "</table>"
+                    + "".join(f"<p>{html.escape(paragraph)}</p>" for paragraph in section.text))
     if report.exposure_markdown:
         body.append(f"<h2>Exposure</h2><pre>{html.escape(report.exposure_markdown)}</pre>")
     body += [f"<p>{html.escape(note)}</p>" for note in report.notes]

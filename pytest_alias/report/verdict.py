@@ -1,0 +1,279 @@
+"""The verdict section of ``tla-alias report``: the contamination evidence in one table, read conservatively.
+
+A model team wants one page that says what a run shows about memorization and what it does not. The
+paper's conclusion is that a decrease after renaming mixes three things — memorization, a grade
+that demands names the description never states, and the cost of unfamiliar names — so no row here
+is a score and no sentence says more than its interval supports. Each evidence row names the table
+it comes from; each reading follows fixed rules (below) from the row's numbers alone:
+
+* an interval that excludes 0 is a decrease (or an increase); a 90% interval inside the equivalence
+  margin is "equivalent to 0 within ±margin"; anything else is "not shown either way";
+* the name grade's decrease is "explained by hidden names" only when the tasks that state every
+  name show no decrease (their interval includes 0) while the hidden-name tasks lose more;
+* a behavior-grade decrease is never called memorization: it mixes memory with the cost of new
+  names, which only a model with known exposure separates (Experiment 2).
+
+Rows come from the aggregate and from the other sections' data, so the verdict never recomputes a
+number that a table shows; extra rows (several renamings, membership signals, sample agreement) can
+be passed in as :class:`Evidence` by the analyses that own them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Iterable, Mapping, Sequence
+
+#: Titles of the sections whose data the verdict reads (prefixes, so a table's n in its title is fine).
+COVERED_TABLE = "Both grades on the covered tasks"
+DECREASE_TABLE = "Decreases"
+DISAGREEMENT_TABLE = "Grade disagreements"
+KNOWN_NAMES_TABLE = "Known algorithm names"
+CONTINUATION_TABLE = "File continuation"
+
+#: Below this original pass rate (percent) a ±5-point margin is a large share of the rate (the paper's GPT-5 caveat).
+LOW_BASE_RATE = 20.0
+ALPHA = 0.05
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One row of the verdict table: what was measured, its number with interval and test, and the
+    sentence the numbers support; ``table`` is the title of the section the number comes from."""
+
+    model: str
+    evidence: str
+    n: str
+    value: str
+    test: str
+    reading: str
+    table: str
+    #: Whether the model's reading paragraph repeats this row (rows a comparison row sums up do not).
+    in_reading: bool = True
+
+    def cells(self) -> list[str]:
+        return [self.model, self.evidence, self.n, self.value, self.test, self.reading, self.table]
+
+
+HEADER = ["model", "evidence", "n", "value [95% CI]", "test", "reading", "table"]
+
+
+def anchor(title: str) -> str:
+    """The link target of a section title (GitHub's Markdown rule; the HTML page uses the same ids)."""
+    slug = re.sub(r"[^\w\- ]", "", title.strip().lower())
+    return slug.replace(" ", "-")
+
+
+def _points(value: float) -> str:
+    """Points (decreases, margins and rates are all in points or percent by now)."""
+    return f"{value:.1f}"
+
+
+def _interval(d: Mapping[str, Any]) -> str:
+    return f"{_points(d['mean'])} [{_points(d['ci_low'])}, {_points(d['ci_high'])}]"
+
+
+def _p(value: float) -> str:
+    return "p < 0.001" if value < 0.001 else f"p = {value:.3f}"
+
+
+def _tests(d: Mapping[str, Any]) -> str:
+    """Sign test and TOST of a decrease, as the decrease tables print them."""
+    parts = [f"sign {_p(d['sign_p'])} ({d['now_fail']} fell, {d['now_pass']} rose)"]
+    if "ci90_low" in d:
+        parts.append(f"90% CI [{_points(d['ci90_low'])}, {_points(d['ci90_high'])}], "
+                     f"{'equivalent' if d['equivalent'] else 'not equivalent'} within ±{_points(d['margin'])}")
+    return "; ".join(parts)
+
+
+def read_decrease(d: Mapping[str, Any], what: str) -> str:
+    """The plain reading of one decrease (points): shown, shown absent (TOST), or neither."""
+    interval = f"{_points(d['mean'])} points (95% CI {_points(d['ci_low'])} to {_points(d['ci_high'])}, {d['n']} tasks)"
+    if d["ci_low"] > 0:
+        return f"{what} is {interval}: renamed tasks pass less often."
+    if d["ci_high"] < 0:
+        return f"{what} is {interval}: renamed tasks pass more often."
+    if "equivalent" not in d:  # a number without an equivalence test
+        return f"{what} is {interval}: the interval includes 0."
+    if d["equivalent"]:
+        return (f"{what} is equivalent to 0 within ±{_points(d['margin'])} points: {interval}, "
+                "and the 90% CI lies inside the margin.")
+    return (f"{what} is {interval}: the interval includes 0 but reaches beyond "
+            f"±{_points(d.get('margin', 5.0))} points, so neither a decrease nor its absence is shown.")
+
+
+def _section_data(sections: Iterable[Any], prefix: str) -> list[Any]:
+    for section in sections:
+        if section.title.startswith(prefix) and section.data:
+            return list(section.data)
+    return []
+
+
+def _section_title(sections: Iterable[Any], prefix: str, model: str | None = None) -> str:
+    for section in sections:
+        if section.title.startswith(prefix) and (model is None or model in section.title):
+            return section.title
+    return prefix
+
+
+def _grade_decrease(entry: Mapping[str, Any], grade: str, covered: bool) -> Mapping[str, Any] | None:
+    found = entry["grades"].get(grade) or {}
+    if covered:
+        return ((found.get("covered") or {}).get("decreases") or {}).get("random")
+    return (found.get("decreases") or {}).get("random")
+
+
+def decrease_evidence(model: str, entry: Mapping[str, Any], sections: Sequence[Any]) -> list[Evidence]:
+    """The name- and behavior-grade decreases (on the covered tasks when the run knows them), the
+    name grade's hidden-name split, and the reading that compares them."""
+    rows: list[Evidence] = []
+    covered = any((entry["grades"].get(g) or {}).get("covered") for g in ("name", "behavior"))
+    table = (_section_title(sections, COVERED_TABLE) if covered
+             else _section_title(sections, DECREASE_TABLE, model))
+    scope = "covered tasks" if covered else "every task with a verdict"
+    found: dict[str, Mapping[str, Any]] = {}
+    for grade in ("name", "behavior"):
+        d = _grade_decrease(entry, grade, covered)
+        if d is None:
+            continue
+        found[grade] = d
+        reading = read_decrease(d, f"The {grade}-grade decrease")
+        if grade == "behavior" and d["ci_low"] > 0:
+            reading += (" Names are not graded here, so this decrease mixes memorization with the cost of new "
+                        "names; only a model with known exposure separates the two (Experiment 2).")
+        if d["original"] < LOW_BASE_RATE and d["ci_low"] <= 0:
+            reading += (f" At an original rate of {_points(d['original'])}%, a ±5-point margin is a large share "
+                        "of what the model solves.")
+        rows.append(Evidence(model, f"{grade}-grade decrease ({scope})", str(d["n"]), _interval(d), _tests(d),
+                             reading, table))
+    split = ((entry["grades"].get("name") or {}).get("split") or {}).get("random") or {}
+    hidden, stated = split.get("hidden_names"), split.get("every_name_stated")
+    split_table = _section_title(sections, DECREASE_TABLE, model)
+    for label, d in (("tasks with hidden names", hidden), ("tasks stating every name", stated)):
+        if d is not None:
+            rows.append(Evidence(model, f"name-grade decrease, {label}", str(d["n"]), _interval(d), _tests(d),
+                                 read_decrease(d, f"On the {label}, the name-grade decrease"), split_table))
+    if "name" in found and "behavior" in found:
+        # The comparison sums up the name grade's rows, so the reading paragraph keeps only it.
+        rows = [row if row.evidence.startswith("behavior") else replace(row, in_reading=False) for row in rows]
+        rows.append(Evidence(model, "name grade vs behavior grade", f"{found['name']['n']} / {found['behavior']['n']}",
+                             f"{_points(found['name']['mean'])} vs {_points(found['behavior']['mean'])}", "–",
+                             _compare_grades(found["name"], found["behavior"], hidden, stated), table))
+    return rows
+
+
+def _compare_grades(name: Mapping[str, Any], behavior: Mapping[str, Any], hidden: Mapping[str, Any] | None,
+                    stated: Mapping[str, Any] | None) -> str:
+    """Whether the name grade's decrease is a property of the grade: shown by the name grade, not by
+    the behavior grade, and (when the split exists) carried by the tasks with hidden names."""
+    if name["ci_low"] <= 0:
+        return "The name grade shows no decrease, so there is none for the grade to explain."
+    if behavior["ci_low"] > 0 and behavior["mean"] >= name["mean"]:
+        return "The behavior grade shows at least the name grade's decrease: it is not an artifact of grading by name."
+    sentence = (f"The name-grade decrease ({_points(name['mean'])} points) is larger than the behavior-grade "
+                f"decrease ({_points(behavior['mean'])} points)")
+    if hidden is not None and stated is not None and stated["ci_low"] <= 0 < hidden["mean"] - stated["mean"]:
+        return (sentence + f"; it is explained by hidden names: the {hidden['n']} tasks with a hidden name lose "
+                f"{_points(hidden['mean'])} points, the {stated['n']} that state every name "
+                f"{_points(stated['mean'])} (95% CI {_points(stated['ci_low'])} to {_points(stated['ci_high'])}).")
+    return sentence + ": part of it comes from grading by name."
+
+
+def disagreement_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
+    """Appendix P's counts on the renamed condition and the upper-bound decrease."""
+    for found in _section_data(sections, DISAGREEMENT_TABLE):
+        if found.get("model") != model:
+            continue
+        counts = (found.get("conditions") or {}).get("random")
+        if not counts:
+            return []
+        bound = (found.get("upper_bound") or {}).get("decrease")
+        reading = (f"{counts['behavior_only']} renamed samples pass only the behavior grade "
+                   f"({counts['behavior_only_hidden_name']} of them on tasks with a hidden name: the name grade "
+                   f"failed them on names), {counts['name_only']} pass only the name grade.")
+        if bound:
+            reading += " " + read_decrease(bound, "If every name-only pass counted as correct, the decrease")
+        return [Evidence(model, "grade disagreements (renamed)", str(counts["samples"]),
+                         _interval(bound) if bound else "–", "–", reading,
+                         _section_title(sections, DISAGREEMENT_TABLE))]
+    return []
+
+
+def known_names_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
+    """Appendix M on the fixed list, the behavior grade when it ran (names do not blur it), else the name grade."""
+    candidates = [f for f in _section_data(sections, KNOWN_NAMES_TABLE)
+                  if f.get("model") == model and f.get("list") == "fixed"]
+    candidates.sort(key=lambda f: f.get("grade") != "behavior")
+    for found in candidates:
+        marked, other = found["marked"], found["other"]
+        if not marked.get("decrease") or not other.get("decrease") or "permutation" not in found:
+            continue
+        p = found["permutation"]["p_value"]
+        gap = marked["decrease"]["mean"] - other["decrease"]["mean"]
+        if p < ALPHA and gap > 0:
+            reading = ("Tasks that still name a known algorithm lose more under renaming than the others: recall "
+                       "from the algorithm's name is possible on them.")
+        else:
+            reading = ("Tasks that still name a known algorithm lose no more than the others "
+                       f"({_points(marked['decrease']['mean'])} vs {_points(other['decrease']['mean'])} points): "
+                       "no sign that known names drive the decrease.")
+        return [Evidence(model, f"known algorithm names ({found['grade']} grade)",
+                         f"{marked['n']} / {other['n']}",
+                         f"{_interval(marked['decrease'])} vs {_interval(other['decrease'])}",
+                         f"permutation {_p(p)}", reading, _section_title(sections, KNOWN_NAMES_TABLE))]
+    return []
+
+
+def continuation_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
+    """Appendix L: whether long verbatim continuations predict which tasks lose (this model's records)."""
+    rows = []
+    for entry in _section_data(sections, CONTINUATION_TABLE):
+        for found in entry.get("predicts") or ():
+            if found.get("records_model") != model:
+                continue
+            rho = found["spearman"]
+            if "not_applicable" in rho:
+                value, test = "–", f"not applicable: {rho['not_applicable']}"
+                reading = "The continuation test cannot be run on these data."
+            else:
+                value, test = f"ρ = {rho['rho']:.2f}", f"Spearman {_p(rho['p_value'])}"
+                reading = ("Tasks the continuation model reproduces at length are the ones that lose under renaming."
+                           if rho["p_value"] < ALPHA and rho["rho"] > 0 else
+                           "How much of a file the continuation model reproduces does not predict which tasks lose.")
+            rows.append(Evidence(model, f"file continuation by {entry['model']} ({found['grade']} grade)",
+                                 str(rho.get("n", "–")), value, test, reading,
+                                 _section_title(sections, CONTINUATION_TABLE)))
+    return rows
+
+
+def verdict_evidence(aggregate: Mapping[str, Any], sections: Sequence[Any],
+                     extra: Sequence[Evidence] = ()) -> list[Evidence]:
+    """Every evidence row the report's inputs support, model by model (``extra`` rows appended per model)."""
+    rows: list[Evidence] = []
+    for model, entry in aggregate.get("models", {}).items():
+        rows += decrease_evidence(model, entry, sections)
+        rows += disagreement_evidence(model, sections)
+        rows += known_names_evidence(model, sections)
+        rows += continuation_evidence(model, sections)
+        rows += [row for row in extra if row.model == model]
+    rows += [row for row in extra if row.model not in aggregate.get("models", {})]
+    return rows
+
+
+CAPTION = ("The evidence on memorization in this run, each row from the table it names, read by fixed rules: an "
+           "interval that excludes 0 is a decrease; a 90% interval inside ±5 points is equivalence to 0; anything "
+           "else shows neither. No row is a contamination score. A decrease after renaming mixes memorization, "
+           "grading by names the description never states, and the cost of new names, so it cannot show "
+           "memorization by itself; a model with known exposure (tla-alias exposure) separates the last from the first.")
+
+
+def verdict_data(rows: Sequence[Evidence]) -> list[dict[str, Any]]:
+    """The rows as JSON-ready dicts (report.json's section data)."""
+    return [{key: value for key, value in asdict(row).items() if key != "in_reading"} for row in rows]
+
+
+def verdict_reading(rows: Sequence[Evidence]) -> list[str]:
+    """One paragraph per model: the readings of its rows, in table order, nothing added."""
+    models = list(dict.fromkeys(row.model for row in rows))
+    return [f"{model}: " + " ".join(row.reading for row in rows if row.model == model and row.in_reading)
+            for model in models]
