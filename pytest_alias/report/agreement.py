@@ -20,7 +20,14 @@ from collections import defaultdict
 from itertools import combinations
 from typing import Any, Iterable, Mapping, Sequence
 
-from .aggregate import task_rates
+from .aggregate import CONDITION_ORDER, task_rates
+
+def caption(found: Mapping[str, Any]) -> str:
+    """What an agreement table's numbers are, with the caveat."""
+    return ("Per task: the decrease after renaming, then per condition the mean normalised edit distance over pairs "
+            "of samples (0 = identical texts) / the share of outputs identical to another sample, from the run's "
+            f"outputs (no new requests). Caveat: {found.get('caveat', CAVEAT)}.")
+
 
 CAVEAT = ("sample agreement is weak evidence: low-temperature sampling agrees with itself whatever the model "
           "learned from, and small models' samples differ (or repeat one degenerate text) for reasons unrelated "
@@ -82,6 +89,12 @@ def sample_agreement(texts: Sequence[str]) -> dict[str, Any] | None:
             "identical": repeated / len(texts)}
 
 
+def _ordered(conditions: Iterable[str]) -> list[str]:
+    """The conditions in the reports' order (original first)."""
+    present = set(conditions)
+    return [c for c in CONDITION_ORDER if c in present] + sorted(present - set(CONDITION_ORDER))
+
+
 def agreement(outputs: Iterable[tuple[str, str, str, str]]) -> dict[str, Any]:
     """Per model: each task's agreement per condition, and per condition the mean over tasks.
 
@@ -94,13 +107,13 @@ def agreement(outputs: Iterable[tuple[str, str, str, str]]) -> dict[str, Any]:
     for model, tasks in sorted(grouped.items()):
         per_task: dict[str, dict[str, Any]] = {}
         for task, conditions in sorted(tasks.items()):
-            found = {condition: sample_agreement(texts) for condition, texts in sorted(conditions.items())}
+            found = {condition: sample_agreement(conditions[condition]) for condition in _ordered(conditions)}
             kept = {condition: value for condition, value in found.items() if value is not None}
             if kept:
-                per_task[task] = kept
+                per_task[task] = {"conditions": kept}
         means: dict[str, Any] = {}
-        for condition in sorted({c for found in per_task.values() for c in found}):
-            values = [found[condition] for found in per_task.values() if condition in found]
+        for condition in _ordered({c for found in per_task.values() for c in found["conditions"]}):
+            values = [found["conditions"][condition] for found in per_task.values() if condition in found["conditions"]]
             means[condition] = {"tasks": len(values),
                                 "mean_distance": sum(v["mean_distance"] for v in values) / len(values),
                                 "identical": sum(v["identical"] for v in values) / len(values)}
@@ -122,25 +135,35 @@ def _cell(found: Mapping[str, Any] | None) -> str:
     return f"{found['mean_distance']:.3f} / {100 * found['identical']:.0f}%"
 
 
-def agreement_rows(found: Mapping[str, Any], model: str, records: Sequence[Mapping[str, Any]], grade: str
-                   ) -> tuple[list[str], list[list[str]]]:
-    """One row per task: its decrease under ``grade`` (original − each renamed condition, points) and
-    its agreement per condition (mean normalised edit distance / identical outputs)."""
+def add_decreases(found: dict[str, Any], records: Sequence[Mapping[str, Any]], grade: str) -> dict[str, Any]:
+    """``found`` with each task's decrease under ``grade`` (original − each renamed condition, in
+    points, from the records' task rates) beside its agreement; returns ``found``."""
+    found["grade"] = grade
+    for model, entry in found["models"].items():
+        rates = {c: task_rates(records, model, grade, c) for c in entry["conditions"]}
+        for task, per_task in entry["tasks"].items():
+            before = rates.get("original", {}).get(task)
+            per_task["decrease"] = {
+                renamed: None if before is None or rates[renamed].get(task) is None
+                else 100 * (before - rates[renamed][task]) for renamed in rates if renamed != "original"}
+    return found
+
+
+def agreement_rows(found: Mapping[str, Any], model: str) -> tuple[list[str], list[list[str]]]:
+    """One row per task: its decrease (points, when ``add_decreases`` gave them) and its agreement per
+    condition (mean normalised edit distance / identical outputs)."""
     entry = (found.get("models") or {}).get(model)
     if not entry:
         return [], []
     conditions = list(entry["conditions"])
-    renamed = [c for c in conditions if c != "original"]
-    rates = {c: task_rates(records, model, grade, c) for c in conditions}
-    header = ["task", *(f"{grade} decrease vs {c} (points)" for c in renamed),
+    renamed = [c for c in conditions if c != "original"] if "grade" in found else []
+    header = ["task", *(f"{found['grade']} decrease vs {c} (points)" for c in renamed),
               *(f"{c}: distance / identical" for c in conditions)]
     rows = []
-    for task, per_condition in entry["tasks"].items():
-        decreases = []
-        for condition in renamed:
-            before, after = rates.get("original", {}).get(task), rates[condition].get(task)
-            decreases.append("–" if before is None or after is None else f"{100 * (before - after):+.1f}")
-        rows.append([task, *decreases, *(_cell(per_condition.get(c)) for c in conditions)])
+    for task, per_task in entry["tasks"].items():
+        decreases = [(per_task.get("decrease") or {}).get(c) for c in renamed]
+        rows.append([task, *("–" if d is None else f"{d:+.1f}" for d in decreases),
+                     *(_cell(per_task["conditions"].get(c)) for c in conditions)])
     return header, rows
 
 
@@ -152,4 +175,4 @@ def agreement_lines(found: Mapping[str, Any] | None, model: str) -> list[str]:
     parts = [f"{condition} {value['mean_distance']:.3f} / {100 * value['identical']:.0f}% (n={value['tasks']} tasks)"
              for condition, value in entry["conditions"].items()]
     return [f"sample agreement (mean pairwise normalised edit distance / identical outputs, mean over tasks): "
-            f"{'; '.join(parts)}; {(found or {})['caveat']}"]
+            f"{'; '.join(parts)}", f"  caveat: {(found or {}).get('caveat', CAVEAT)}"]

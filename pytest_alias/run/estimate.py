@@ -77,7 +77,7 @@ def input_estimate(model: Any, pending: Sequence[GenerationRequest], hits: Seque
         source = f"{ratio:.2f} characters per token, from {reported} stored answers' reported input tokens"
     else:
         ratio = CHARS_PER_TOKEN
-        source = f"{CHARS_PER_TOKEN:g} characters per token (no local tokenizer, no stored usage)"
+        source = f"{CHARS_PER_TOKEN:g} characters per token: no local tokenizer, no stored usage"
     return round(sum(len(sent_text(model, request)) for request in pending) / ratio), source
 
 
