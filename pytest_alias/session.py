@@ -145,7 +145,8 @@ class AliasSession:
         """Per model, the sample agreement beside the decreases printed above it."""
         from .report.agreement import agreement_lines
 
-        return [line for model in self.settings.models for line in agreement_lines(self.agreement, model)]
+        lines = [line for model in self.settings.models for line in agreement_lines(self.agreement, model)]
+        return [*lines, ""] if lines else []
 
     def print_summary(self, terminal: Any) -> None:
         from .deviations import deviation_line
