@@ -182,7 +182,10 @@ class AliasController:
         config = self.workspace.config
         with _uncaptured(self.config):
             self.workspace.check_references(sorted({case.task.id for case in selected}), live=live)
-            self.workspace.estimate(selected)  # before generating: the run's JSON sets it beside the usage spent
+            try:  # before generating: the run's JSON sets it beside the usage spent; never stops the run
+                self.workspace.estimate(selected)
+            except Exception as exc:
+                print(f"alias: no cost estimate for the run's JSON: {type(exc).__name__}: {exc}", file=sys.stderr)
             generations = self.workspace.generate(selected, live=live)
             if config.save_outputs is not None:
                 from .generation import write_replay_file
