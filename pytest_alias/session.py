@@ -150,6 +150,7 @@ class AliasSession:
 
     def print_summary(self, terminal: Any) -> None:
         from .deviations import deviation_line
+        from .report.cost import actual_usage, spent_lines
         from .report.outcomes import outcome_lines
         from .report.tables import summary_lines
 
@@ -159,6 +160,7 @@ class AliasSession:
                 terminal.write_line(deviation_line(self.settings))
                 for line in [*summary_lines(self.aggregate), *self._agreement_lines(),
                              *outcome_lines(self.sorted_records()),
+                             *spent_lines(self.workspace.cost_estimate, actual_usage(self.sorted_records())),
                              *self.exposure_lines]:
                     terminal.write_line(line)
             skipped = self.workspace.skipped_line  # tasks the suite could not load

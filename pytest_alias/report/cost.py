@@ -21,6 +21,8 @@ def estimate_lines(estimate: Mapping[str, Any]) -> list[str]:
         mode = {True: "batch", False: "direct calls", None: "local"}.get(entry.get("batch"), "local")
         lines.append(f"model {entry['model']} ({entry['identity']}): {entry['to_send']} request(s) to send, "
                      f"{entry['stored']} already stored (of {entry['requests']})")
+        if estimate["store"] == "ro" and entry["to_send"]:
+            lines.append("  (store mode ro: a real run would stop at these missing outputs)")
         lines.append(f"  input tokens ~{_tokens(entry['input_tokens'])} ({entry['input_source']})")
         per = entry["output_tokens_per_request"]
         lines.append(f"  output tokens ~{_tokens(entry['output_tokens'])} "
@@ -57,3 +59,17 @@ def actual_usage(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, An
         if generation.get("cost_usd") is not None:
             entry["cost_usd"] = (entry["cost_usd"] or 0.0) + float(generation["cost_usd"])
     return dict(sorted(out.items()))
+
+
+def spent_lines(estimate: Mapping[str, Any] | None, actual: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """For the summary: per priced model, the estimate made before generating beside what was spent."""
+    lines = []
+    for entry in (estimate or {}).get("models", []):
+        spent = actual.get(entry["model"])
+        if entry["price"] is None or spent is None:
+            continue
+        lines.append(f"cost of {entry['model']}: estimated {_dollars(entry['cost_usd'])} at list price, "
+                     f"{_dollars(entry['cost_batch_usd'])} with the batch discount, for {entry['to_send']} request(s); "
+                     f"spent {_dollars(spent['cost_usd'])} on {spent['sent']} ({spent['stored']} stored, "
+                     f"{spent['failed']} failed; metadata.cost in the run's JSON)")
+    return lines

@@ -16,7 +16,7 @@ from fake_server import OUTPUT_TOKENS, FakeAPIServer, serving
 from pytest_alias.models.api_usage import Price
 from pytest_alias.models.base import DecodingParams, Generation, GenerationRequest
 from pytest_alias.models.store import GenerationStore, generation_key
-from pytest_alias.report.cost import actual_usage
+from pytest_alias.report.cost import actual_usage, estimate_lines, spent_lines
 from pytest_alias.run.estimate import CHARS_PER_TOKEN, model_estimate
 
 pytest_plugins = ["pytester"]
@@ -24,6 +24,12 @@ pytest_plugins = ["pytester"]
 
 def _requests(n: int, chars: int = 35) -> list[GenerationRequest]:
     return [GenerationRequest("clock", "original", sample, "p" * chars, seed=sample) for sample in range(n)]
+
+
+def actual_cost(report: Path) -> float:
+    """The dollars a run's JSON says it spent (one model)."""
+    (spent,) = json.loads(report.read_text())["metadata"]["cost"]["actual"].values()
+    return spent["cost_usd"]
 
 
 def _api_stub() -> Any:
@@ -71,6 +77,21 @@ def test_actual_usage_counts_sent_stored_and_failed_apart() -> None:
                                            "output_tokens": 5, "cost_usd": 0.5}}
 
 
+def test_estimate_and_spent_lines(tmp_path: Path) -> None:
+    estimate = {"format": "alias-cost-estimate", "store": "ro", "chars_per_token": CHARS_PER_TOKEN,
+                "models": [model_estimate("stub", _api_stub(), _requests(3), GenerationStore(tmp_path), DecodingParams())]}
+    lines = estimate_lines(estimate)
+    assert lines[1] == "model stub (stub:api): 3 request(s) to send, 0 already stored (of 3)"
+    assert "a real run would stop" in lines[2]
+    assert lines[-1].startswith("  cost: $0.0751 at list price ($5/$25 per million input/output tokens), "
+                                "$0.0376 with the batch discount (x0.5); this run would use batch")
+    spent = {"stub": {"sent": 3, "stored": 0, "failed": 0, "input_tokens": 1, "output_tokens": 1, "cost_usd": 0.01}}
+    assert spent_lines(estimate, spent) == [
+        "cost of stub: estimated $0.0751 at list price, $0.0376 with the batch discount, for 3 request(s); "
+        "spent $0.0100 on 3 (0 stored, 0 failed; metadata.cost in the run's JSON)"]
+    assert spent_lines(None, spent) == []
+
+
 def _run(pytester: pytest.Pytester, suite: Path, tmp_path: Path, url: str, samples: int, *args: str) -> pytest.RunResult:
     spec = (f"claude:claude-opus-4-8?base_url={url}&journal_dir={tmp_path / 'journal'}&poll_interval=0.001"
             "&backoff=0.001&max_retries=0")
@@ -115,6 +136,7 @@ def test_dry_run_sends_nothing_and_matches_the_real_run(pytester: pytest.Pyteste
         report = tmp_path / "run2.json"
         real = _run(pytester, small_suite, tmp_path, server.url, 2, f"--alias-report={report}")
         assert real.ret == 0
+        assert f"spent ${actual_cost(report):.4f} on {tasks} ({tasks} stored" in real.stdout.str()
         metadata = json.loads(report.read_text())["metadata"]
         (estimate,) = metadata["cost"]["estimate"]["models"]
         (actual,) = metadata["cost"]["actual"].values()
