@@ -113,3 +113,24 @@ def test_reports_render_the_agreement_of_the_run_file() -> None:
     (section,) = [s for s in report.sections if s.title == "Sample agreement: m"]
     assert section.rows == [["t1", "+100.0", "0.000 / 100%", "1.000 / 0%"]] and "weak evidence" in section.caption
     assert not [s for s in build_paper_report(records, resamples=200).sections if s.title.startswith("Sample")]
+
+
+def test_tla_alias_report_computes_the_agreement_of_saved_outputs(tmp_path) -> None:
+    """``tla-alias report RECORDS OUTPUTS``: the saved texts' agreement beside each task's decrease."""
+    import json
+
+    from pytest_alias.cli import main
+
+    records = [{**_record("t1", condition, sample, condition == "original"), "id": f"t1-{condition}-s{sample}",
+                "has_hidden_names": False, "hidden_names": [], "known_names": {}, "similarity": None,
+                "generation": {}} for condition in ("original", "random") for sample in (0, 1)]
+    texts = {("original", 0): "abcd", ("original", 1): "abcd", ("random", 0): "abcd", ("random", 1): "wxyz"}
+    (tmp_path / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (tmp_path / "outputs.jsonl").write_text("".join(
+        json.dumps({"task": "t1", "condition": c, "sample": k, "model": "m", "text": t}) + "\n"
+        for (c, k), t in texts.items()))
+    assert main(["report", str(tmp_path / "records.jsonl"), str(tmp_path / "outputs.jsonl"),
+                 "--out", str(tmp_path / "out"), "--resamples", "200"]) == 0
+    markdown = (tmp_path / "out" / "report.md").read_text()
+    assert "## Sample agreement: m" in markdown
+    assert "| t1 | +100.0 | 0.000 / 100% | 1.000 / 0% |" in markdown
