@@ -41,6 +41,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     exposure_rows: list[dict[str, Any]] = []
     continuation_rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
+    outputs: list[dict[str, Any]] = []  # saved outputs (--alias-save-outputs): their sample agreement
     from .report.validate import RecordError, check_record, read_located_rows
 
     for path in args.files:
@@ -58,6 +59,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         exposure_rows += [row for row in rows if is_likelihood_row(row)]
         continuation_rows += [row for row in rows if row.get("format") == CONTINUATION_FORMAT]
         records += [row for row in rows if not is_likelihood_row(row) and "grades" in row]
+        outputs += [row for row in rows if "grades" not in row and "format" not in row and not is_likelihood_row(row)
+                    and isinstance(row.get("text"), str)]
     if not records and not exposure_rows and not continuation_rows:
         raise UserError("no records in the given files (save them with --alias-report run.json)")
     validation = _read_json(args.validation, "validate-grader --json file") if args.validation else None
@@ -72,6 +75,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         def exposure(rows: list[dict[str, Any]], resamples: int, seed: int) -> str:
             return render_markdown(analyse(rows, split, resamples=resamples, seed=seed))
     run = runs[0] if len(runs) == 1 else None  # one run's settings and coverage; several runs: none of them
+    if outputs:  # the agreement of the saved texts replaces a run file's own
+        from .report.agreement import add_decreases, agreement
+
+        texts = [(str(row.get("model", "replay")), str(row.get("task")), str(row.get("condition")), row["text"])
+                 for row in outputs]
+        run = {**(run or {}), "agreement": add_decreases(agreement(texts), records, str((run or {}).get("grade", "name")))}
     resamples = args.resamples if args.resamples is not None else int((run or {}).get("resamples", 10_000))
     seed = args.seed if args.seed is not None else int((run or {}).get("seed", 0))
     try:
@@ -97,7 +106,8 @@ def add_report_command(commands: Any) -> None:
 
     report = commands.add_parser("report", help="render the paper's tables from saved plugin reports")
     report.add_argument("files", nargs="+", type=Path,
-                        help="plugin reports (--alias-report run.json, or JSON lines), likelihood and continuation files")
+                        help="plugin reports (--alias-report run.json, or JSON lines), likelihood and continuation files, "
+                             "saved outputs (--alias-save-outputs: their sample agreement)")
     report.add_argument("--out", type=Path, default=Path("alias-report"), help="folder for report.md/.json/.html")
     report.add_argument("--validation", type=Path, default=None,
                         help="tla-alias validate-grader --json output: restricts Table U.1 to covered tasks")

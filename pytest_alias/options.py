@@ -146,6 +146,9 @@ OPTIONS: tuple[Option, ...] = (
            "covers (its reference passes against itself): a tla-alias validate-grader --json file, or auto"),
     Option("save-outputs", "also write every generated output to this replay file (JSON lines): "
            "--alias-model=replay:FILE grades them again later without calling the model"),
+    Option("dry-run", "collect and resolve the generation store, then print per model the requests still to send, "
+           "their estimated tokens and cost (list price and batch discount) and exit 0 without sending anything or "
+           "running an item", False, kind="flag"),
     Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "
            "of the models fine-tuned on its halves"),
 )

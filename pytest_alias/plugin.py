@@ -171,14 +171,21 @@ class AliasController:
         self.payload: str | None = None  # what every xdist worker receives, built once
 
     def _prepare(self, cases: list[Any]) -> dict:
-        """Self-check the selected tasks' references, then generate the selected samples."""
+        """Self-check the selected tasks' references, then generate the selected samples (a dry run
+        prints what that would send and cost, and ends the session)."""
         selected = [case for case in cases if case is not None and not case.skip_reason]
+        if self.workspace.config.dry_run:
+            self._dry_run(selected)
         if not selected:
             return {}
         live = live_progress(self.config)
         config = self.workspace.config
         with _uncaptured(self.config):
             self.workspace.check_references(sorted({case.task.id for case in selected}), live=live)
+            try:  # before generating: the run's JSON sets it beside the usage spent; never stops the run
+                self.workspace.estimate(selected)
+            except Exception as exc:
+                print(f"alias: no cost estimate for the run's JSON: {type(exc).__name__}: {exc}", file=sys.stderr)
             generations = self.workspace.generate(selected, live=live)
             if config.save_outputs is not None:
                 from .generation import write_replay_file
@@ -187,6 +194,21 @@ class AliasController:
                 print(f"alias: wrote {count} outputs to {config.save_outputs} "
                       f"(--alias-model=replay:{config.save_outputs} grades them again)", file=sys.stderr)
             return generations
+
+    def _dry_run(self, selected: list[Any]) -> None:
+        """Print the cost estimate of generating ``selected`` and end the session with exit code 0:
+        no model request is sent and no item runs."""
+        from .report.cost import estimate_lines
+
+        try:
+            lines = estimate_lines(self.workspace.estimate(selected))
+        except RUN_STOPPERS as exc:
+            pytest.exit(f"alias: {usage_message(exc, FLAG_PREFIX)}", returncode=pytest.ExitCode.USAGE_ERROR)
+        terminal = self.config.pluginmanager.getplugin("terminalreporter")
+        with _uncaptured(self.config):
+            for line in lines:
+                terminal.write_line(line) if terminal is not None else print(line)
+        pytest.exit("alias: dry run: no model request was sent and no item ran", returncode=pytest.ExitCode.OK)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Prepare the conditions before any worker starts (xdist starts them after this hook)."""

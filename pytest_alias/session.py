@@ -48,6 +48,7 @@ class AliasSession:
         self.exposure_lines: list[str] = []
         self.lost: set[str] = set()  # alias items that ended without a record
         self.interrupted = False
+        self.agreement: dict[str, Any] | None = None  # sample agreement of the generated texts
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         recorded = False
@@ -71,6 +72,7 @@ class AliasSession:
         """Everything the summary's numbers depend on: versions, settings, deviations from the paper, and
         the covered set with how it was obtained (``tla-alias report`` reads them back)."""
         from .deviations import deviations
+        from .report.cost import actual_usage
         from .tla.toolchain import find_jar
 
         settings = self.settings
@@ -85,7 +87,9 @@ class AliasSession:
                 "coverage": coverage.to_dict() if coverage is not None else None,
                 "covered_restricts_rates": settings.covered is not None,
                 "complete": not (self.interrupted or self.lost), "interrupted": self.interrupted,
-                "items_without_record": sorted(self.lost)}
+                "items_without_record": sorted(self.lost),
+                "cost": {"estimate": self.workspace.cost_estimate, "actual": actual_usage(self.sorted_records())},
+                "agreement": self.agreement}
 
     def finish(self, session: pytest.Session) -> None:
         """Aggregate, write reports and apply gates (failures become messages, never exceptions)."""
@@ -102,6 +106,13 @@ class AliasSession:
                 f"{len(self.lost)} item(s) ended without a record" if self.lost else "") if part)
             self.messages.append(f"alias: PARTIAL results ({why}): the summary and reports cover "
                                  f"{len(records)} records only, and the reports say so")
+        try:  # from the texts this run generated or read (no new requests); never hides the results
+            from .report.agreement import add_decreases, agreement, generation_outputs
+
+            self.agreement = add_decreases(agreement(generation_outputs(self.workspace.generations)), records,
+                                           self.settings.grade)
+        except Exception:
+            self.messages.append("alias: the sample agreement could not be computed:\n" + traceback.format_exc(limit=3))
         try:
             self.aggregate = aggregate(records, resamples=self.settings.resamples, seed=self.settings.seed,
                                        covered=self.workspace.covered())
@@ -130,8 +141,16 @@ class AliasSession:
         if self.failures and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
+    def _agreement_lines(self) -> list[str]:
+        """Per model, the sample agreement beside the decreases printed above it."""
+        from .report.agreement import agreement_lines
+
+        lines = [line for model in self.settings.models for line in agreement_lines(self.agreement, model)]
+        return [*lines, ""] if lines else []
+
     def print_summary(self, terminal: Any) -> None:
         from .deviations import deviation_line
+        from .report.cost import actual_usage, spent_lines
         from .report.outcomes import outcome_lines
         from .report.tables import summary_lines
 
@@ -139,7 +158,9 @@ class AliasSession:
             if self.aggregate is not None:
                 terminal.section("alias summary")
                 terminal.write_line(deviation_line(self.settings))
-                for line in [*summary_lines(self.aggregate), *outcome_lines(self.sorted_records()),
+                for line in [*summary_lines(self.aggregate), *self._agreement_lines(),
+                             *outcome_lines(self.sorted_records()),
+                             *spent_lines(self.workspace.cost_estimate, actual_usage(self.sorted_records())),
                              *self.exposure_lines]:
                     terminal.write_line(line)
             skipped = self.workspace.skipped_line  # tasks the suite could not load

@@ -109,6 +109,28 @@ class GenerationStore:
             warnings.warn(f"could not store generation {key[:12]} under {self.root}: {error}",
                           StoreWriteWarning, stacklevel=2)
 
+    def keeps(self, model: Model) -> bool:
+        """Whether this store reads or writes ``model``'s generations at all (not ``off``, a cacheable model)."""
+        return self.mode is not StoreMode.OFF and is_cacheable(model)
+
+    def stored(self, model: Model, requests: Sequence[GenerationRequest],
+               params: DecodingParams) -> list[Generation | None]:
+        """The stored generation of each request, None where a run would ask the model (a miss, the
+        ``refresh`` and ``off`` modes, a model the store never keeps); counts nothing."""
+        if not self.keeps(model) or self.mode is StoreMode.REFRESH:
+            return [None] * len(requests)
+        return [self.get(generation_key(model.identity, params, request)) for request in requests]
+
+    def answers_of(self, identity: str) -> list[Generation]:
+        """Every stored generation of the model ``identity`` (a scan of the whole store; damaged
+        entries are skipped): what a cost estimate learns the model's answer lengths from."""
+        found = []
+        for path in sorted(self.root.glob("??/*.json")) if self.root.is_dir() else []:
+            generation = self.get(path.stem)
+            if generation is not None and generation.model == identity:
+                found.append(generation)
+        return found
+
     def generate(self, model: Model, requests: Sequence[GenerationRequest], params: DecodingParams, *,
                  chunk_size: int | None = None,
                  on_done: Callable[[list[Generation]], None] | None = None) -> list[Generation]:
@@ -120,12 +142,9 @@ class GenerationStore:
         generations first and then with each batch's results (for progress lines).
         """
         requests = list(requests)
-        keep = self.mode is not StoreMode.OFF and is_cacheable(model)
+        keep = self.keeps(model)
         keys = [generation_key(model.identity, params, request) for request in requests] if keep else []
-        results: list[Generation | None] = [None] * len(requests)
-        if keep and self.mode is not StoreMode.REFRESH:
-            for index, key in enumerate(keys):
-                results[index] = self.get(key)
+        results = self.stored(model, requests, params)
         pending = [index for index, found in enumerate(results) if found is None]
         self.hits += len(requests) - len(pending)
         self.misses += len(pending)

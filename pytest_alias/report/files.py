@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 from ..atomic import atomic_write
 from ..vocabulary import CONDITIONS
 from .aggregate import task_rates
+from .agreement import agreement_rows, caption as agreement_caption
 from .tables import decrease_rows, not_graded_lines, rate_rows, render_markdown
 
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
@@ -76,6 +77,10 @@ def markdown(aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> str:
         if rows:
             lines += ["Decreases after renaming (original − renamed, percentage points):", ""]
             lines += render_markdown(header, rows) + [""]
+        found = metadata.get("agreement") or {}
+        header, rows = agreement_rows(found, model)
+        if rows:
+            lines += [f"Sample agreement. {agreement_caption(found)}", "", *render_markdown(header, rows), ""]
     return "\n".join(lines)
 
 
@@ -174,7 +179,7 @@ def plot_images(records: Sequence[dict[str, Any]], aggregate: Mapping[str, Any])
 def write_html(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:
     body = ["<h1>ALIAS report</h1>", *(f"<p><strong>{html.escape(line)}</strong></p>" for line in partial_warning(metadata)),
             html_table(["setting", "value"], [[k, json.dumps(v) if not isinstance(v, str) else v]
-                                              for k, v in metadata.items()], "Run metadata")]
+                                              for k, v in metadata.items() if k != "agreement"], "Run metadata")]
     for model, entry in aggregate["models"].items():
         body.append(f"<h2>{html.escape(model)}</h2>")
         for (header, rows), caption in ((rate_rows(entry), "Pass rates: percent of samples, mean over tasks"),
@@ -184,6 +189,10 @@ def write_html(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str
                 body.append(html_table(header, rows, caption))
         for left_out in not_graded_lines(entry):
             body.append(f"<p>{html.escape(left_out[0].upper() + left_out[1:])}.</p>")
+        found = metadata.get("agreement") or {}
+        header, rows = agreement_rows(found, model)
+        if rows:
+            body.append(html_table(header, rows, f"Sample agreement. {agreement_caption(found)}"))
     def failed(result: dict[str, Any]) -> bool:
         return not result.get("passed") and not result.get("not_applicable")
 

@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..grading.validation import covered_tasks  # noqa: F401 - validate-grader's format, re-exported
 from .aggregate import paired_decrease, aggregate, task_rates
+from .agreement import agreement_rows, caption as agreement_caption
 from .continuation import continuation_analysis
 from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .positions import first_sample_rate, position_decreases
@@ -287,6 +288,10 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
             report.sections.append(Section(f"Decreases: {model} (Table 1, Figure S.1)",
                                            "Original − renamed in points with 95% CI, 90% CI and TOST (±5 points), "
                                            "overall and split by hidden names.", header, rows))
+        found = (run or {}).get("agreement") or {}
+        header, rows = agreement_rows(found, model)
+        if rows:  # from the run's outputs, which records do not carry: only a run file has it
+            report.sections.append(Section(f"Sample agreement: {model}", agreement_caption(found), header, rows))
     if covered is not None:
         report.sections.append(coverage_section(records, covered, resamples=resamples, seed=seed))
     else:

@@ -90,6 +90,7 @@ class RunConfig:
     covered: Any = None  # None, "auto", or the covered task ids from a validate-grader file
     covered_source: str | None = None  # the file the covered tasks came from
     save_outputs: Path | None = None  # a replay file every generated output is written to
+    dry_run: bool = False  # estimate the cost of generating, send nothing, run no item
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> RunConfig:
@@ -119,6 +120,7 @@ class RunConfig:
             covered=_covered(covered_value),
             covered_source=str(covered_value) if covered_value and covered_value != "auto" else None,
             save_outputs=Path(options["save_outputs"]).expanduser() if options.get("save_outputs") else None,
+            dry_run=bool(options.get("dry_run")),
         )
 
     def settings(self) -> dict[str, Any]:

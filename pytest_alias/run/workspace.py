@@ -29,6 +29,8 @@ class Workspace:
         self._models: dict[str, Any] = {}
         self._coverage: Coverage | None = None
         self.skipped_line: str | None = None  # tasks the suite could not load, said once in the summary
+        self.cost_estimate: dict[str, Any] | None = None  # made before generating (the run's JSON keeps it)
+        self.generations: dict[tuple[str, str, int, str], Any] = {}  # every text this process generated or read
 
     # ---------------------------------------------------------------- shared objects
 
@@ -136,8 +138,20 @@ class Workspace:
         """Each case's generation, once, through the store, with a progress line."""
         from ..generation import generate_cases
 
-        return generate_cases(list(cases), model_for=self.model, store=self.store(), seed=self.config.seed,
-                              prefill=self.config.prefill, max_new_tokens=self.config.max_new_tokens, live=live)
+        found = generate_cases(list(cases), model_for=self.model, store=self.store(), seed=self.config.seed,
+                               prefill=self.config.prefill, max_new_tokens=self.config.max_new_tokens, live=live)
+        self.generations.update(found)  # the sample agreement reads the texts at the end of the run
+        return found
+
+    def estimate(self, cases: Sequence[Case]) -> dict[str, Any]:
+        """What generating ``cases`` will send and cost, per model, from the store as it is now
+        (nothing is sent: ``run.estimate``); kept as ``cost_estimate`` for the run's JSON."""
+        from .estimate import estimate_cases
+
+        self.cost_estimate = estimate_cases(list(cases), model_for=self.model, store=self.store(),
+                                            seed=self.config.seed, prefill=self.config.prefill,
+                                            max_new_tokens=self.config.max_new_tokens)
+        return self.cost_estimate
 
     # ---------------------------------------------------------------- coverage and grading
 
