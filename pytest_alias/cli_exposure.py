@@ -14,12 +14,16 @@ from .errors import UsageProblem as UserError  # one error type for every comman
 
 
 
-def fraction(text: str) -> float:
-    """An argparse type: a number in [0, 1) (a weight decay)."""
+def _number(text: str) -> float:
     try:
-        number = float(str(text).strip())
+        return float(str(text).strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+
+
+def fraction(text: str) -> float:
+    """An argparse type: a number in [0, 1) (a weight decay)."""
+    number = _number(text)
     if not 0 <= number < 1:
         raise argparse.ArgumentTypeError(f"must lie in [0, 1), not {text!r}")
     return number
@@ -27,10 +31,7 @@ def fraction(text: str) -> float:
 
 def share(text: str) -> float:
     """An argparse type: a share in (0, 1] (Min-K%'s k)."""
-    try:
-        number = float(str(text).strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+    number = _number(text)
     if not 0 < number <= 1:
         raise argparse.ArgumentTypeError(f"must lie in (0, 1], not {text!r}")
     return number
