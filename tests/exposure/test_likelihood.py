@@ -110,3 +110,15 @@ def test_rows_carry_the_membership_signals_and_their_share() -> None:
     assert kept["token_logprobs"] == [-0.5, -4.0, -1.0, -0.2, -2.0] and kept["token_z"][1] == -2.5
     bare = likelihood_row(item, TokenScores(tokens), Scored(), "hf:tiny")
     assert bare["min_k_plus_plus"] is None and bare["min_k"] == pytest.approx(-4.0)
+
+
+def test_a_min_k_share_outside_0_to_1_is_one_line(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_alias.cli import main
+    from pytest_alias.run.likelihood import run_likelihood
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["likelihood", "--model", "smollm2", "--min-k", "0", "--out", str(tmp_path / "x.jsonl")])
+    assert stopped.value.code == 2 and "--min-k: must lie in (0, 1], not '0'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="Min-K% share must lie in"):  # checked before any model loads
+        run_likelihood("no-such-model", "builtin", tmp_path / "x.jsonl", min_k=1.5)
+    assert not (tmp_path / "x.jsonl").exists()
