@@ -67,11 +67,10 @@ def token_z_scores(logprobs: Any, targets: Any) -> Any:
     import torch
 
     probs = logprobs.exp()
-    live = probs > 0
-    # Where p = 0 the log-probability may be -inf; 0 * -inf would be NaN, so mask it out.
-    mu = torch.where(live, probs * logprobs, torch.zeros_like(logprobs)).sum(dim=-1)
-    centred = torch.where(live, logprobs - mu.unsqueeze(-1), torch.zeros_like(logprobs))
-    sigma = (probs * centred.square()).sum(dim=-1).sqrt()
+    # Where p = 0 the log-probability may be -inf and 0 · -inf is NaN: such terms count as 0.
+    mu = torch.nan_to_num(probs * logprobs, nan=0.0).sum(dim=-1)
+    sigma = torch.nan_to_num(probs * (logprobs - mu.unsqueeze(-1)).square(), nan=0.0).sum(dim=-1).sqrt()
     chosen = logprobs.gather(-1, targets.unsqueeze(-1)).squeeze(-1)
-    return torch.where(sigma > 0, (chosen - mu) / torch.where(sigma > 0, sigma, torch.ones_like(sigma)),
+    spread = sigma > 0
+    return torch.where(spread, (chosen - mu) / torch.where(spread, sigma, torch.ones_like(sigma)),
                        torch.zeros_like(sigma))
