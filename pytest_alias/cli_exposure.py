@@ -14,14 +14,26 @@ from .errors import UsageProblem as UserError  # one error type for every comman
 
 
 
-def fraction(text: str) -> float:
-    """An argparse type: a number in [0, 1) (a weight decay)."""
+def _number(text: str) -> float:
     try:
-        number = float(str(text).strip())
+        return float(str(text).strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
+
+
+def fraction(text: str) -> float:
+    """An argparse type: a number in [0, 1) (a weight decay)."""
+    number = _number(text)
     if not 0 <= number < 1:
         raise argparse.ArgumentTypeError(f"must lie in [0, 1), not {text!r}")
+    return number
+
+
+def share(text: str) -> float:
+    """An argparse type: a share in (0, 1] (Min-K%'s k)."""
+    number = _number(text)
+    if not 0 < number <= 1:
+        raise argparse.ArgumentTypeError(f"must lie in (0, 1], not {text!r}")
     return number
 
 
@@ -83,12 +95,14 @@ def cmd_likelihood(args: argparse.Namespace) -> int:
     try:
         run = run_likelihood(args.model, args.suite, args.out, kinds=kinds, seed=args.seed,
                              batch_size=args.batch_size, cache_dir=getattr(args, "cache_dir", None),
-                             meaningful_maps=args.meaningful_maps, live=_live(args))
+                             meaningful_maps=args.meaningful_maps, live=_live(args), min_k=args.min_k,
+                             keep_tokens=args.keep_tokens)
     except (ValueError, ImportError, OSError) as exc:
         raise UserError(usage_message(exc, "--")) from None
     means = [row["mean"] for row in run.rows if row["mean"] is not None]
     average = f", mean log-likelihood {sum(means) / len(means):.3f}" if means else ""
-    print(f"scored {len(run.rows)} references{average} → {args.out}"
+    print(f"scored {len(run.rows)} references{average} (Min-K% and Min-K%++ over the lowest {args.min_k:g}) "
+          f"→ {args.out}"
           + (f"; skipped {len(run.skipped)} (first: {run.skipped[0][0]} {run.skipped[0][1]}: {run.skipped[0][2]})"
              if run.skipped else ""))
     return 0
@@ -123,6 +137,7 @@ def add_exposure_commands(commands: Any) -> None:
     """Register the four exposure subcommands on ``commands`` (an argparse subparsers object)."""
     from .exposure.data import ARMS
     from .exposure.likelihood import DEFAULT_BATCH_SIZE
+    from .models.membership import DEFAULT_MIN_K
     from .exposure.finetune import DTYPES, LORA_LAYERS
     from .options import integer, positive_number
     from .exposure.split import DEFAULT_SPLIT_SEED, HALVES
@@ -172,6 +187,10 @@ def add_exposure_commands(commands: Any) -> None:
     score.add_argument("--meaningful-maps", default=None, help="meaningful name maps (for the meaningful condition)")
     score.add_argument("--batch-size", type=integer(1), default=DEFAULT_BATCH_SIZE,
                        help=f"references per forward pass (default {DEFAULT_BATCH_SIZE})")
+    score.add_argument("--min-k", type=share, default=DEFAULT_MIN_K,
+                       help=f"the share of lowest-scoring tokens Min-K%% and Min-K%%++ average (default {DEFAULT_MIN_K})")
+    score.add_argument("--keep-tokens", action="store_true",
+                       help="also store every token's log-probability and Min-K%%++ z-score in the rows")
     score.add_argument("--out", type=Path, required=True, help="the JSON-lines file to write")
     score.add_argument("--quiet", action="store_true", help="plain progress lines instead of a live bar")
     score.set_defaults(handler=cmd_likelihood)

@@ -415,3 +415,41 @@ def test_spearman_monotone_is_significant_and_shuffled_is_not() -> None:
 def test_spearman_rejects_undefined_cases(x: list, y: list, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         stats.spearman(x, y, resamples=FAST)
+
+
+# --- AUROC -------------------------------------------------------------------
+
+
+def test_auroc_counts_pairs_and_ties_by_hand() -> None:
+    # Positive 3 and 2 beat both negatives (4 pairs), 1 beats 0 and ties 1: (4 + 1 + 0.5) / 6.
+    assert stats.auroc([3, 2, 1], [1, 0]) == pytest.approx(5.5 / 6)
+    assert stats.auroc([1, 1], [1, 1, 1]) == 0.5
+    assert stats.auroc([2, 3], [0, 1]) == 1.0 and stats.auroc([0, 1], [2, 3]) == 0.0
+    with pytest.raises(ValueError):
+        stats.auroc([], [1.0])
+
+
+def test_auroc_equals_the_mann_whitney_u_over_its_pairs() -> None:
+    from scipy.stats import mannwhitneyu
+
+    rng = np.random.default_rng(3)
+    pos, neg = rng.integers(0, 6, size=17), rng.integers(0, 5, size=11)  # many ties
+    u = mannwhitneyu(pos, neg).statistic
+    assert stats.auroc(pos, neg) == pytest.approx(u / (17 * 11))
+
+
+def test_task_auroc_bootstraps_tasks_and_stays_centred() -> None:
+    seen, unseen = [0.9, 0.2, 0.7, 0.5, 0.4], [0.1, 0.3, 0.7, 0.2, 0.6]
+    result = stats.task_auroc(seen, unseen, resamples=3000, seed=5)
+    assert result.auroc == pytest.approx(stats.auroc(seen, unseen))
+    assert (result.n_seen, result.n_unseen, result.resamples) == (5, 5, 3000)
+    assert result.ci_low <= result.auroc <= result.ci_high
+    assert result == stats.task_auroc(seen, unseen, resamples=3000, seed=5)
+    assert stats.task_auroc([2, 3, 4], [0, 0.5, 1.5], resamples=500).to_dict()["ci_low"] == 1.0
+    # Each task's seen score beats its own unseen score, and nothing else decides: AUROC 0.51 on
+    # 50 tasks. Counting a drawn task against itself would put the whole interval above 0.51.
+    shifted = stats.task_auroc(np.arange(50) + 0.3, np.arange(50), resamples=4000)
+    assert shifted.auroc == pytest.approx(0.51)
+    assert shifted.ci_low <= 0.51 <= shifted.ci_high
+    with pytest.raises(ValueError, match="aligned by task"):
+        stats.task_auroc([1, 2], [1])

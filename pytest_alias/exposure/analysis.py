@@ -26,6 +26,7 @@ from .. import stats
 from ..verdicts import graded_verdict
 from .lengths import reference_lengths
 from .data import ARMS
+from .detection import SIGNALS, SignalAuroc, share_of, signal_aurocs
 from .likelihood import LIKELIHOOD_FORMAT
 from .split import HALVES, ExposureSplit
 
@@ -234,6 +235,7 @@ class ExposureAnalysis:
     untruncated_tasks: dict[str, list[str]] = field(default_factory=dict)  # family and arm → tasks, none truncated
     missing: list[str] = field(default_factory=list)
     reference_tokens: list[dict[str, Any]] = field(default_factory=list)  # appendix N: mean length per condition
+    membership: list[SignalAuroc] = field(default_factory=list)  # AUROC of seen vs unseen per likelihood signal
 
     def to_dict(self) -> dict[str, Any]:
         return {"split": self.split.identity, "split_seed": self.split.seed,
@@ -241,7 +243,8 @@ class ExposureAnalysis:
                            for model, slot in sorted(self.slots.items())},
                 "effects": [effect.to_dict() for effect in self.effects], "truncation": self.truncation,
                 "untruncated_tasks": self.untruncated_tasks, "missing": self.missing,
-                "reference_tokens": self.reference_tokens}
+                "reference_tokens": self.reference_tokens,
+                "membership": [row.to_dict() for row in self.membership]}
 
 
 def truncation_rows(records: Sequence[Mapping[str, Any]], slots: Mapping[str, ModelSlot]) -> list[dict[str, Any]]:
@@ -272,6 +275,27 @@ def _relabelled(rows: Iterable[Mapping[str, Any]], slots: Mapping[str, ModelSlot
     """The rows of ``group``'s models with each model name replaced by its half (its aliases merge)."""
     return [{**row, "model": slots[str(row["model"])].half} for row in rows
             if str(row.get("model")) in slots and slots[str(row["model"])].group == group]
+
+
+def _group_aurocs(likelihoods: Sequence[Mapping[str, Any]], *, split: ExposureSplit, slots: Mapping[str, str],
+                  arm: str, family: str, renamed: str, resamples: int, seed: int) -> list[SignalAuroc]:
+    """The membership signals' AUROCs of one family and arm (rows already relabelled by half)."""
+    try:
+        share = share_of(likelihoods)
+    except ValueError as exc:
+        raise ExposureError(f"{f'{family} {arm}'.strip()}: {exc}") from None
+    values = {signal: likelihood_values(likelihoods, signal) for signal in SIGNALS}
+    return signal_aurocs({signal: found for signal, found in values.items() if found}, split, slots,
+                         renamed=renamed, family=family, arm=arm, min_k_ratio=share, resamples=resamples, seed=seed)
+
+
+def membership_aurocs(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed: str = "random",
+                      overrides: Mapping[str, tuple[str, str]] | None = None,
+                      resamples: int = stats.DEFAULT_RESAMPLES, seed: int = 0) -> list[SignalAuroc]:
+    """Per family, arm, likelihood signal and condition: the AUROC of seen versus unseen tasks
+    (:mod:`.detection`), as plain data a report can cite (``SignalAuroc.to_dict``)."""
+    return analyse(rows, split, renamed=renamed, grades=(), overrides=overrides, resamples=resamples,
+                   seed=seed).membership
 
 
 def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed: str = "random",
@@ -306,6 +330,7 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
                             unit="log-likelihood", **common)
             if found is not None:
                 analysis.effects.append(found)
+        analysis.membership += _group_aurocs(group_likelihoods, **common)
         if len(analysis.effects) == before:
             analysis.missing.append(f"{title}: no task has values of both models in the original and the "
                                     f"{renamed} condition")

@@ -9,6 +9,13 @@ together cut to their first 2,048 tokens), and three means are kept:
   structure (Table 2's "Likelihood, other");
 * ``mean_renamed``: over the tokens that overlap a renamed identifier (appendix T).
 
+and the membership signals of :mod:`pytest_alias.models.membership`, from the same forward pass:
+``min_k`` (Min-K%), ``min_k_plus_plus`` (Min-K%++), both over the lowest ``min_k_ratio`` share of the
+tokens (20% unless chosen), and ``zlib_ratio`` (``mean`` / ``zlib_bytes``, the zlib-compressed length
+of the scored text). With ``keep_tokens`` a row also keeps every token's log-probability and z-score
+(``token_logprobs``, ``token_z``), so other shares can be computed later without a model.
+Rows from before these fields simply lack them; readers treat a missing field as no value.
+
 Renamed identifiers are located with the same syntax tree that renaming edits: in a renamed copy
 the new names of its map, in the original the old names of the random condition's map (the names
 renaming would change). A token overlaps an identifier when they share a character.
@@ -20,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ..cir.rename import identifier_spans
+from ..models.membership import DEFAULT_MIN_K, check_ratio, zlib_bytes, zlib_ratio
 from ..models.prompts import finetune_prompt
 from .data import reference_text
 
@@ -69,8 +77,10 @@ def scoring_items(prepared: Iterable[tuple[Any, Sequence[tuple[Any, str | None]]
 
 
 def score_items(model: Any, items: Sequence[ScoringItem], *, spec: str, batch_size: int = DEFAULT_BATCH_SIZE,
-                progress: Any = None) -> list[dict[str, Any]]:
+                progress: Any = None, min_k: float = DEFAULT_MIN_K,
+                keep_tokens: bool = False) -> list[dict[str, Any]]:
     """One row per item (in the items' order), scored ``batch_size`` at a time, shortest first."""
+    check_ratio(min_k)
     if batch_size < 1:
         raise ValueError(f"batch size must be at least 1, not {batch_size}")
     order = sorted(range(len(items)), key=lambda i: (len(items[i].description) + len(items[i].reference), i))
@@ -79,19 +89,20 @@ def score_items(model: Any, items: Sequence[ScoringItem], *, spec: str, batch_si
         chunk = order[start:start + batch_size]
         scores = model.score_many([(finetune_prompt(items[i].description), items[i].reference) for i in chunk])
         for index, scored in zip(chunk, scores):
-            rows[index] = likelihood_row(items[index], scored, model, spec)
+            rows[index] = likelihood_row(items[index], scored, model, spec, min_k=min_k, keep_tokens=keep_tokens)
         if progress is not None:
             progress.update(len(chunk))
     return [rows[i] for i in range(len(items))]
 
 
-def likelihood_row(item: ScoringItem, scores: Any, model: Any, spec: str) -> dict[str, Any]:
+def likelihood_row(item: ScoringItem, scores: Any, model: Any, spec: str, *, min_k: float = DEFAULT_MIN_K,
+                   keep_tokens: bool = False) -> dict[str, Any]:
     """The JSON row of one scored reference."""
     spans = item.spans
     tokens = list(scores)
     renamed = scores.count_inside(spans) if spans is not None else None
     last_end = tokens[-1][1] if tokens else 0
-    return {
+    row = {
         "format": LIKELIHOOD_FORMAT, "task": item.task_id, "condition": item.condition, "model": spec,
         "model_identity": getattr(model, "identity", spec), "exposure": getattr(model, "exposure", None),
         "mean": _rounded(scores.mean()),
@@ -103,7 +114,23 @@ def likelihood_row(item: ScoringItem, scores: Any, model: Any, spec: str) -> dic
         # The 2,048-token limit cut the reference before its end.
         "cut": not tokens or last_end < len(item.reference.rstrip()),
         "seed": item.seed, "versions": {"condition": item.condition_version},
+        **membership_fields(scores, item.reference[:last_end], min_k),
     }
+    if keep_tokens:
+        row["token_logprobs"] = [round(score, 6) for _, _, score in tokens]
+        row["token_z"] = None if scores.z_scores is None else [round(z, 6) for z in scores.z_scores]
+    return row
+
+
+def membership_fields(scores: Any, scored_text: str, min_k: float) -> dict[str, Any]:
+    """Min-K%, Min-K%++ and the zlib ratio of one scored reference (``scored_text``: the part the
+    2,048-token limit left), with the share ``min_k`` they used."""
+    mean = scores.mean()
+    return {"min_k_ratio": min_k, "min_k": _rounded(scores.min_k(min_k)),
+            "min_k_plus_plus": _rounded(scores.min_k_plus_plus(min_k)),
+            "zlib_bytes": zlib_bytes(scored_text) if scored_text else None,
+            # Six significant digits, not six decimals: the ratio is small (~1e-3).
+            "zlib_ratio": None if (ratio := zlib_ratio(mean, scored_text)) is None else float(f"{ratio:.6g}")}
 
 
 def reference_tokens(model: Any, text: str) -> int | None:

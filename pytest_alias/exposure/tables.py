@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .analysis import Effects, ExposureAnalysis
+from .detection import SignalAuroc
 from .lengths import length_lines
 
 
@@ -81,6 +82,28 @@ def arms_table(analysis: ExposureAnalysis, family: str) -> list[str]:
             *_table(["Measure", *arms], rows), ""] if rows else []
 
 
+def auroc_lines(aurocs: list[SignalAuroc]) -> list[str]:
+    """The membership signals of one family and arm: a row per signal, its AUROC in each condition."""
+    if not aurocs:
+        return []
+    by_signal: dict[str, dict[str, SignalAuroc]] = {}
+    for row in aurocs:
+        by_signal.setdefault(row.signal, {})[row.condition] = row
+    conditions = list(dict.fromkeys(row.condition for row in aurocs))
+    rows = []
+    for cells in by_signal.values():
+        first = next(iter(cells.values()))
+        label = first.label + (f" (k = {first.min_k_ratio:g})" if first.min_k_ratio is not None else "")
+        rows.append([label, f"{first.n_seen} / {first.n_unseen}",
+                     *(f"{cells[c].auroc:.2f} [{cells[c].ci_low:.2f}, {cells[c].ci_high:.2f}]" if c in cells else "–"
+                       for c in conditions)])
+    return ["### Membership signals: AUROC of seen versus unseen tasks", "",
+            "The chance that a task's score under the model that saw it beats a task's score under the model "
+            "that did not (0.5: no signal; ties count one half), on the tasks with all four values; 95% "
+            "task-bootstrap intervals.", "",
+            *_table(["Signal", "n seen / unseen", *(f"AUROC, {c}" for c in conditions)], rows), ""]
+
+
 def render_markdown(analysis: ExposureAnalysis) -> str:
     """Every table the analysis allows, with the models and the split named."""
     split = analysis.split
@@ -99,7 +122,8 @@ def render_markdown(analysis: ExposureAnalysis) -> str:
                   "DiD = (original − renamed)_seen − (original − renamed)_unseen; unseen cost = "
                   "(original − renamed)_unseen.", "", *_table(TABLE2_HEADER, table2_rows(chosen)), "",
                   "### Cells (Table F.1): seen / unseen", "",
-                  *_table(["Measure", "n", "Original", "Renamed"], cell_rows(chosen)), ""]
+                  *_table(["Measure", "n", "Original", "Renamed"], cell_rows(chosen)), "",
+                  *auroc_lines([row for row in analysis.membership if row.title == title])]
         clean = _effects_of(analysis, title, "untruncated")
         if title in analysis.untruncated_tasks:
             tasks = analysis.untruncated_tasks[title]

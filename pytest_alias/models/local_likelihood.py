@@ -3,7 +3,8 @@
 The paper (Section 3, "Log-likelihood") scores the first 2,048 tokens of description and reference
 together and reports the mean token log-likelihood of the reference, and also the mean over the
 tokens that do not overlap a renamed identifier. ``TokenScores`` keeps one score per continuation
-token with its character span, so a caller can take either mean.
+token with its character span, so a caller can take either mean, and (from the same forward pass)
+each token's Min-K%++ score, so the membership signals of :mod:`.membership` need no second pass.
 
 torch is imported inside the functions that need it; the span arithmetic is plain Python.
 """
@@ -14,8 +15,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Sequence
 
+from .membership import DEFAULT_MIN_K, lowest_mean, token_z_scores
+
 #: The length limit used in training (appendix E) and for scoring.
 MAX_SCORED_TOKENS = 2048
+#: Positions whose full next-token distributions are held at once (bounds memory: 128 × vocabulary).
+POSITIONS_PER_CHUNK = 128
 
 Span = tuple[int, int]
 
@@ -25,9 +30,12 @@ class TokenScores:
     """Per-token log-probabilities of a continuation: ``(char_start, char_end, logprob)`` each.
 
     Offsets index the continuation string; tokens past the 2,048-token limit are absent.
+    ``z_scores`` holds each token's Min-K%++ score (:func:`.membership.token_z_scores`), or None
+    when the scorer did not compute them.
     """
 
     tokens: tuple[tuple[int, int, float], ...]
+    z_scores: tuple[float, ...] | None = None
 
     def __iter__(self) -> Iterator[tuple[int, int, float]]:
         return iter(self.tokens)
@@ -38,6 +46,14 @@ class TokenScores:
     def mean(self) -> float | None:
         """Mean log-probability over every scored token, or None when none was scored."""
         return _mean(score for _, _, score in self.tokens)
+
+    def min_k(self, ratio: float = DEFAULT_MIN_K) -> float | None:
+        """Min-K%: the mean of the lowest ``ratio`` share of the token log-probabilities."""
+        return lowest_mean((score for _, _, score in self.tokens), ratio)
+
+    def min_k_plus_plus(self, ratio: float = DEFAULT_MIN_K) -> float | None:
+        """Min-K%++: the mean of the lowest ``ratio`` share of the per-token z-scores (None without them)."""
+        return lowest_mean(self.z_scores, ratio) if self.z_scores is not None else None
 
     def total(self) -> float:
         """Sum of the log-probabilities of the scored tokens."""
@@ -155,13 +171,29 @@ def score_batch(model: Any, tokenizer: Any, items: Sequence[tuple[str, str]], *,
     mask = torch.tensor([[1] * len(row) + [0] * (width - len(row)) for row in rows], device=device)
     with torch.no_grad():
         logits = model(input_ids=ids, attention_mask=mask).logits
-    for row_index, item in enumerate(live):
-        e = encoded[item]
-        first, last = len(e.prompt) - 1, len(e.prompt) + len(e.continuation) - 1
-        # Position i predicts token i + 1: the continuation is predicted from len(prompt) - 1 on.
-        logprobs = torch.log_softmax(logits[row_index, first:last].float(), dim=-1)
-        targets = torch.tensor(e.continuation, device=device).unsqueeze(1)
-        chosen = logprobs.gather(1, targets).squeeze(1).tolist()
-        results[item] = TokenScores(tuple((start, end, float(score))
-                                          for (start, end), score in zip(e.spans, chosen)))
+        for row_index, item in enumerate(live):
+            e = encoded[item]
+            first = len(e.prompt) - 1
+            # Position i predicts token i + 1: the continuation is predicted from len(prompt) - 1 on.
+            chosen, z_scores = _score_positions(logits[row_index, first:first + len(e.continuation)],
+                                                torch.tensor(e.continuation, device=device))
+            results[item] = TokenScores(tuple((start, end, score) for (start, end), score in zip(e.spans, chosen)),
+                                        tuple(z_scores))
     return results
+
+
+def _score_positions(logits: Any, targets: Any) -> tuple[list[float], list[float]]:
+    """Each target's log-probability and Min-K%++ z-score from one row's ``logits`` (positions ×
+    vocabulary), a chunk of positions at a time so no full set of distributions is held."""
+    import torch
+
+    chosen: list[float] = []
+    z_scores: list[float] = []
+    for start in range(0, len(targets), POSITIONS_PER_CHUNK):
+        stop = start + POSITIONS_PER_CHUNK
+        # Single precision, as the scores always were: the moments' relative error stays ~1e-6.
+        logprobs = torch.log_softmax(logits[start:stop].float(), dim=-1)
+        chunk_targets = targets[start:stop]
+        chosen += logprobs.gather(1, chunk_targets.unsqueeze(1)).squeeze(1).tolist()
+        z_scores += token_z_scores(logprobs, chunk_targets).tolist()
+    return [float(x) for x in chosen], [float(z) for z in z_scores]

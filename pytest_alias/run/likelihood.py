@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..errors import UsageProblem
 from ..exposure.likelihood import DEFAULT_BATCH_SIZE, LikelihoodRun, score_items, scoring_items
+from ..models.membership import DEFAULT_MIN_K, check_ratio
 from .config import RunConfig
 from .workspace import Workspace
 
@@ -18,12 +19,17 @@ from .workspace import Workspace
 def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[str] = ("original", "random"),
                    seed: int | None = None, batch_size: int = DEFAULT_BATCH_SIZE, cache_dir: str | None = None,
                    meaningful_maps: str | None = None, ids: Sequence[str] | None = None,
-                   live: bool = True) -> LikelihoodRun:
-    """Score every reference of ``suite`` under ``kinds`` with the local model ``spec``; write JSON lines."""
+                   live: bool = True, min_k: float = DEFAULT_MIN_K, keep_tokens: bool = False) -> LikelihoodRun:
+    """Score every reference of ``suite`` under ``kinds`` with the local model ``spec``; write JSON lines.
+
+    ``min_k`` is the share of tokens Min-K% and Min-K%++ average; ``keep_tokens`` stores every
+    token's log-probability and z-score in the rows.
+    """
     from ..models.local import LocalModel
     from ..options import CONDITION_CHOICES, defaults
     from ..progress import Progress
 
+    check_ratio(min_k)  # before the model loads
     unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
     if unknown or not kinds:
         raise UsageProblem(f"{{flag}}: choose from {', '.join(CONDITION_CHOICES)}, not {','.join(kinds) or 'nothing'}",
@@ -46,7 +52,8 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
         prepared = [(task, conditions) for task, conditions in prepared if task.id in wanted]
     items, skipped = scoring_items(prepared, kinds)
     with Progress(f"scoring references ({spec})", len(items), unit="reference", live=live) as progress:
-        rows = score_items(model, items, spec=spec, batch_size=batch_size, progress=progress)
+        rows = score_items(model, items, spec=spec, batch_size=batch_size, progress=progress, min_k=min_k,
+                           keep_tokens=keep_tokens)
     from ..report.files import write_jsonl
 
     write_jsonl(Path(out), rows)

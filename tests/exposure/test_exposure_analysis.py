@@ -132,3 +132,59 @@ def test_the_exposure_command_writes_markdown_json_and_html(tmp_path: Path, caps
     assert {e["measure"] for e in data["effects"]} >= {"name", "mean"}
     assert "data:image/png;base64," in (tmp_path / "t.html").read_text()
     assert main(["exposure", str(report), "--split", str(tmp_path / "nope.json")]) == 2
+
+
+# Original-condition scores, (seen, unseen) per task: seen beats unseen in 11 of 16 pairs, two ties.
+SIGNAL_VALUES = {"t1": (-1.0, -1.2), "t2": (-2.0, -1.5), "t3": (-1.5, -1.5), "t4": (-0.5, -3.0)}
+
+
+def signal_rows(share: float = 0.2, old: bool = False) -> list[dict[str, Any]]:
+    rows = []
+    for task, (seen_value, unseen_value) in SIGNAL_VALUES.items():
+        seen = "A" if task in SPLIT.halves["A"] else "B"
+        for half, value in ((seen, seen_value), ("B" if seen == "A" else "A", unseen_value)):
+            for condition, shift in (("original", 0.0), ("random", -0.5 if half == seen else -0.1)):
+                row = {"format": "alias-likelihood", "task": task, "condition": condition, "model": f"like-{half}",
+                       "exposure": NOTE[half], "mean": value + shift}
+                if not old:  # rows written before the membership signals have none of these fields
+                    row |= {"min_k_ratio": share, "min_k": 2 * (value + shift), "min_k_plus_plus": -value,
+                            "zlib_ratio": None}
+                rows.append(row)
+    return rows
+
+
+def test_membership_aurocs_match_a_hand_computation() -> None:
+    from pytest_alias.exposure.analysis import membership_aurocs
+
+    found = {(r.signal, r.condition): r for r in membership_aurocs(signal_rows(), SPLIT, resamples=1000)}
+    assert set(found) == {(s, c) for s in ("mean", "min_k", "min_k_plus_plus") for c in ("original", "random")}
+    assert found[("mean", "original")].auroc == pytest.approx(11 / 16)
+    assert found[("min_k", "original")].auroc == pytest.approx(11 / 16)  # a monotone transform: same ranks
+    assert found[("min_k_plus_plus", "original")].auroc == pytest.approx(1 - 11 / 16)  # reversed ranks
+    # Renamed: seen −1.5, −2.5, −2.0, −1.0 against unseen −1.3, −1.6, −1.6, −3.1: 3 + 1 + 1 + 4 = 9 of 16.
+    assert found[("mean", "random")].auroc == pytest.approx(9 / 16)
+    row = found[("min_k", "original")].to_dict()
+    assert {k: row[k] for k in ("signal", "condition", "n_seen", "n_unseen", "min_k_ratio", "arm")} == {
+        "signal": "min_k", "condition": "original", "n_seen": 4, "n_unseen": 4, "min_k_ratio": 0.2,
+        "arm": "task-pair"}
+    assert row["ci_low"] <= row["auroc"] <= row["ci_high"] and found[("mean", "original")].min_k_ratio is None
+    old = membership_aurocs(signal_rows(old=True), SPLIT, resamples=200)
+    assert {r.signal for r in old} == {"mean"}  # older likelihood files still give the log-likelihood row
+
+
+def test_rows_scored_with_two_shares_are_refused() -> None:
+    mixed = signal_rows(0.2)[:8] + signal_rows(0.1)[8:]
+    with pytest.raises(ExposureError, match="different Min-K% shares"):
+        analyse(mixed, SPLIT, resamples=200)
+
+
+def test_the_exposure_command_prints_the_auroc_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    split_file, lines, out = tmp_path / "split.json", tmp_path / "ll.jsonl", tmp_path / "out.json"
+    SPLIT.write(split_file)
+    lines.write_text("".join(json.dumps(row) + "\n" for row in signal_rows()))
+    assert main(["exposure", str(lines), "--split", str(split_file), "--resamples", "200", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "AUROC of seen versus unseen tasks" in text
+    assert "| Min-K% (k = 0.2) | 4 / 4 | 0.69 [" in text and "| Log-likelihood (= perplexity) | 4 / 4 | 0.69" in text
+    saved = json.loads(out.read_text())["membership"]
+    assert len(saved) == 6 and saved[0]["tasks"] == ["t1", "t2", "t3", "t4"]

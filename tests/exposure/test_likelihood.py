@@ -88,3 +88,37 @@ def test_batched_scores_equal_scores_one_at_a_time() -> None:
         alone = score_continuation(model, tokenizer, prompt, text)
         assert [(a, b) for a, b, _ in scores] == [(a, b) for a, b, _ in alone]
         assert [s for _, _, s in scores] == pytest.approx([s for _, _, s in alone], abs=1e-4)
+
+
+def test_rows_carry_the_membership_signals_and_their_share() -> None:
+    import zlib
+
+    task, original, random = conditions()
+    [item], _ = scoring_items([(task, [(original, None), (random, None)])], ["original"])
+    tokens = tuple((i, i + 1, score) for i, score in enumerate([-0.5, -4.0, -1.0, -0.2, -2.0]))
+    scores = TokenScores(tokens, (0.3, -2.5, -0.4, 1.0, -1.5))
+    row = likelihood_row(item, scores, Scored(), "hf:tiny", min_k=0.4)  # floor(0.4 · 5) = 2 tokens
+    assert row["min_k_ratio"] == 0.4
+    assert row["min_k"] == pytest.approx((-4.0 - 2.0) / 2)
+    assert row["min_k_plus_plus"] == pytest.approx((-2.5 - 1.5) / 2)
+    scored_text = ORIGINAL[:5]  # the five one-character tokens: the 2,048-token limit cut the rest
+    assert row["zlib_bytes"] == len(zlib.compress(scored_text.encode()))
+    assert row["zlib_ratio"] == pytest.approx(-7.7 / 5 / row["zlib_bytes"], rel=1e-5)
+    assert "token_logprobs" not in row
+    kept = likelihood_row(item, scores, Scored(), "hf:tiny", keep_tokens=True)
+    assert kept["min_k_ratio"] == 0.2 and kept["min_k"] == pytest.approx(-4.0)
+    assert kept["token_logprobs"] == [-0.5, -4.0, -1.0, -0.2, -2.0] and kept["token_z"][1] == -2.5
+    bare = likelihood_row(item, TokenScores(tokens), Scored(), "hf:tiny")
+    assert bare["min_k_plus_plus"] is None and bare["min_k"] == pytest.approx(-4.0)
+
+
+def test_a_min_k_share_outside_0_to_1_is_one_line(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_alias.cli import main
+    from pytest_alias.run.likelihood import run_likelihood
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["likelihood", "--model", "smollm2", "--min-k", "0", "--out", str(tmp_path / "x.jsonl")])
+    assert stopped.value.code == 2 and "--min-k: must lie in (0, 1], not '0'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="Min-K% share must lie in"):  # checked before any model loads
+        run_likelihood("no-such-model", "builtin", tmp_path / "x.jsonl", min_k=1.5)
+    assert not (tmp_path / "x.jsonl").exists()
