@@ -65,15 +65,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise UserError("no records in the given files (save them with --alias-report run.json)")
     validation = _read_json(args.validation, "validate-grader --json file") if args.validation else None
     exposure = None
+    evidence: list[Any] = []
     if args.split:
         from .exposure.analysis import analyse
         from .exposure.split import load_split
         from .exposure.tables import render_markdown
+        from .report.verdict import membership_evidence
 
         split = load_split(args.split)
 
         def exposure(rows: list[dict[str, Any]], resamples: int, seed: int) -> str:
-            return render_markdown(analyse(rows, split, resamples=resamples, seed=seed))
+            found = analyse(rows, split, resamples=resamples, seed=seed)
+            evidence.extend(membership_evidence([row.to_dict() for row in found.membership]))
+            return render_markdown(found)
     run = runs[0] if len(runs) == 1 else None  # one run's settings and coverage; several runs: none of them
     if outputs:  # the agreement of the saved texts replaces a run file's own
         from .report.agreement import add_decreases, agreement
@@ -87,7 +91,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         ids = read_ids(args.ids) if args.ids else None
         report = build_paper_report(records, validation=validation, exposure_rows=exposure_rows, exposure=exposure,
                                     continuation_rows=continuation_rows, ids=ids, resamples=resamples, seed=seed,
-                                    run=run)
+                                    run=run, evidence=evidence)  # filled by exposure() before the verdict is built
     except (ValueError, OSError) as exc:
         raise UserError(str(exc)) from None
     for path in args.files:  # what the plugin printed in its summary header, the report says too

@@ -155,3 +155,16 @@ def test_the_report_command_prints_the_verdict_and_saves_it_as_data(tmp_path: Pa
     saved_report = json.loads((tmp_path / "out" / "report.json").read_text())
     first = saved_report["sections"][0]
     assert first["title"].endswith("(verdict)") and first["text"] and first["data"][0]["model"] == "m"
+
+
+def test_sample_agreement_is_cited_as_weak_evidence() -> None:
+    from pytest_alias.report.agreement import agreement
+
+    texts = [("m", f"t{i:02d}", condition, text) for i in range(3)
+             for condition, text in (("original", "same"), ("original", "same"),
+                                     ("random", f"first {i}"), ("random", f"other text {i}"))]
+    report = build_paper_report(hidden_names_run(), resamples=RESAMPLES, run={"agreement": agreement(texts)})
+    row = rows_by_evidence(verdict(report))["sample agreement (original vs renamed)"]
+    assert row["value"].startswith("0.000 / 100% vs ") and row["test"] == "–"
+    assert "more alike" in row["reading"] and "weak evidence" in row["reading"]
+    assert row["table"] == "Sample agreement: m" and row["table"] in {s.title for s in report.sections}

@@ -112,8 +112,9 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
         mine = [r for r in records if r["model"] == model]
         grades = [g for g in GRADE_ORDER if any(g in r["grades"] for r in mine)]
         conditions = [c for c in CONDITION_ORDER if any(r["condition"] == c for r in mine)]
-        hidden = {r["task"] for r in mine if r["condition"] == "original" and r["has_hidden_names"]}
-        stated = {r["task"] for r in mine if r["condition"] == "original" and not r["has_hidden_names"]}
+        # A record without the field (hand-made, older) joins neither side of the split.
+        hidden = {r["task"] for r in mine if r["condition"] == "original" and r.get("has_hidden_names") is True}
+        stated = {r["task"] for r in mine if r["condition"] == "original" and r.get("has_hidden_names") is False}
         per_grade: dict[str, GradeAggregate] = {}
         for grade in grades:
             rates = {c: task_rates(mine, model, grade, c) for c in conditions}

@@ -23,8 +23,8 @@ from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .positions import first_sample_rate, position_decreases
 from .controls import LISTS, disagreements, known_name_comparison
 from .tables import decrease_rows, p_value, rate_rows
-from .verdict import CAPTION as VERDICT_CAPTION, HEADER as VERDICT_HEADER, Evidence, anchor, verdict_data, \
-    verdict_evidence, verdict_reading
+from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, Evidence, \
+    agreement_evidence, anchor, verdict_data, verdict_evidence, verdict_reading
 
 
 @dataclass
@@ -308,7 +308,7 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
             report.sections.append(section)
     if exposure is not None:  # rendered by the exposure package (it sits beside this one, not below)
         report.exposure_markdown = exposure([*records, *exposure_rows], resamples, seed)
-    verdict = verdict_section(report, evidence)
+    verdict = verdict_section(report, [*agreement_evidence((run or {}).get("agreement")), *evidence])
     if verdict is not None:
         report.sections.insert(0, verdict)
     return report
@@ -343,7 +343,9 @@ def render_markdown_report(report: PaperReport) -> str:
                     for row in section.rows), ""]
         lines += [line for paragraph in section.text for line in (paragraph, "")]
     if report.exposure_markdown:
-        lines += [report.exposure_markdown.replace("# Exposure", "## Exposure", 1)]
+        # An explicit anchor: the heading carries the split's identity, which the verdict's links cannot know.
+        lines += [f'<a id="{anchor(EXPOSURE_TABLE)}"></a>', "",
+                  report.exposure_markdown.replace("# Exposure", "## Exposure", 1)]
     lines += [f"Note: {note}" for note in report.notes]
     return "\n".join(lines).rstrip() + "\n"
 
@@ -361,7 +363,8 @@ def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]]) -
                               + "</tr>" for row in section.rows) + "</table>"
                     + "".join(f"<p>{html.escape(paragraph)}</p>" for paragraph in section.text))
     if report.exposure_markdown:
-        body.append(f"<h2>Exposure</h2><pre>{html.escape(report.exposure_markdown)}</pre>")
+        body.append(f"<h2 id=\"{anchor(EXPOSURE_TABLE)}\">{EXPOSURE_TABLE}</h2>"
+                    f"<pre>{html.escape(report.exposure_markdown)}</pre>")
     body += [f"<p>{html.escape(note)}</p>" for note in report.notes]
     body += plot_images(records, report.aggregate)
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ALIAS report</title><style>"

@@ -260,6 +260,53 @@ def verdict_evidence(aggregate: Mapping[str, Any], sections: Sequence[Any],
     return rows
 
 
+AGREEMENT_TABLE = "Sample agreement"
+EXPOSURE_TABLE = "Exposure"
+
+
+def agreement_evidence(found: Mapping[str, Any] | None) -> list[Evidence]:
+    """Sample agreement per model: original against the renamed condition, with its caveat (no test:
+    the numbers are descriptive and weak on their own)."""
+    rows = []
+    for model, entry in ((found or {}).get("models") or {}).items():
+        conditions = entry.get("conditions") or {}
+        original, renamed = conditions.get("original"), conditions.get("random")
+        if not original or not renamed:
+            continue
+        more = original["mean_distance"] < renamed["mean_distance"]
+        reading = (f"Samples of the original tasks are {'more' if more else 'no more'} alike than those of the renamed "
+                   f"ones (mean pairwise edit distance {original['mean_distance']:.3f} vs {renamed['mean_distance']:.3f}); "
+                   "weak evidence either way: sampling temperature and model size change agreement too.")
+        rows.append(Evidence(model, "sample agreement (original vs renamed)",
+                             f"{original['tasks']} / {renamed['tasks']}",
+                             f"{original['mean_distance']:.3f} / {100 * original['identical']:.0f}% vs "
+                             f"{renamed['mean_distance']:.3f} / {100 * renamed['identical']:.0f}%",
+                             "–", reading, f"{AGREEMENT_TABLE}: {model}"))
+    return rows
+
+
+def membership_evidence(aurocs: Sequence[Mapping[str, Any]]) -> list[Evidence]:
+    """Likelihood-based membership signals (AUROC of seen vs unseen tasks under known exposure), one
+    row per family/arm, signal and condition; rows of an open-weight model family."""
+    rows = []
+    for found in aurocs:
+        model = f"{found.get('family', '')} {found.get('arm', '')}".strip() or "exposure"
+        value = f"{found['auroc']:.2f} [{found['ci_low']:.2f}, {found['ci_high']:.2f}]"
+        if found["ci_low"] > 0.5:
+            reading = (f"{found.get('label') or found['signal']} separates the fine-tuned (seen) tasks from unseen "
+                       f"ones on the {found['condition']} references.")
+        elif found["ci_high"] < 0.5:
+            reading = (f"{found.get('label') or found['signal']} ranks unseen tasks above seen ones on the "
+                       f"{found['condition']} references: it does not detect exposure here.")
+        else:
+            reading = (f"{found.get('label') or found['signal']} does not separate seen from unseen tasks on the "
+                       f"{found['condition']} references (the interval includes 0.5).")
+        rows.append(Evidence(model, f"membership signal: {found.get('label') or found['signal']}, {found['condition']}",
+                             f"{found['n_seen']} / {found['n_unseen']}", value, "AUROC, bootstrap over tasks",
+                             reading, EXPOSURE_TABLE))
+    return rows
+
+
 CAPTION = ("The evidence on memorization in this run, each row from the table it names, read by fixed rules: an "
            "interval that excludes 0 is a decrease; a 90% interval inside ±5 points is equivalence to 0; anything "
            "else shows neither. No row is a contamination score. A decrease after renaming mixes memorization, "

@@ -188,3 +188,23 @@ def test_the_exposure_command_prints_the_auroc_table(tmp_path: Path, capsys: pyt
     assert "| Min-K% (k = 0.2) | 4 / 4 | 0.69 [" in text and "| Log-likelihood (= perplexity) | 4 / 4 | 0.69" in text
     saved = json.loads(out.read_text())["membership"]
     assert len(saved) == 6 and saved[0]["tasks"] == ["t1", "t2", "t3", "t4"]
+
+
+def test_the_report_verdict_cites_the_membership_aurocs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    split_file, lines = tmp_path / "split.json", tmp_path / "ll.jsonl"
+    SPLIT.write(split_file)
+    lines.write_text("".join(json.dumps(row) + "\n" for row in signal_rows()))
+    report = tmp_path / "records.json"
+    report.write_text(json.dumps({"metadata": {}, "aggregate": {}, "records": records()}))
+    assert main(["report", str(report), str(lines), "--split", str(split_file), "--resamples", "200",
+                 "--out", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    saved = json.loads((tmp_path / "out" / "report.json").read_text())
+    [verdict] = [s for s in saved["sections"] if s["title"].endswith("(verdict)")]
+    membership = {row["evidence"]: row for row in verdict["data"] if row["evidence"].startswith("membership")}
+    assert len(membership) == 6  # three signals × original, renamed
+    row = membership["membership signal: Log-likelihood (= perplexity), original"]
+    assert row["value"].startswith("0.69 [") and row["n"] == "4 / 4" and row["table"] == "Exposure"
+    assert "does not separate seen from unseen" in row["reading"] or "separates the fine-tuned" in row["reading"]
+    assert '<a id="exposure"></a>' in (tmp_path / "out" / "report.md").read_text()
+    assert 'id="exposure"' in (tmp_path / "out" / "report.html").read_text()
