@@ -102,6 +102,22 @@ def _overrides(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
     return chosen
 
 
+def _covered(args: argparse.Namespace) -> set[str] | None:
+    """The covered tasks: a ``--covered`` validate-grader file, else the one plugin run among the
+    files that restricted its rates to a covered set (else None: every task)."""
+    from .cli_report import _read_json, run_metadata
+    from .grading.validation import covered_tasks
+    from .report.paper import run_covered
+
+    if args.covered is not None:
+        try:
+            return covered_tasks(_read_json(args.covered, "validate-grader --json file"))
+        except ValueError as exc:
+            raise UserError(f"--covered {args.covered}: {exc}") from None
+    found = [covered for path in args.files if (covered := run_covered(run_metadata(path))) is not None]
+    return found[0] if len(found) == 1 else None
+
+
 def cmd_exposure(args: argparse.Namespace) -> int:
     """Table 2 / F.1 / O.1 and appendix N from records and likelihood files."""
     from .exposure.analysis import analyse, read_rows
@@ -113,7 +129,7 @@ def cmd_exposure(args: argparse.Namespace) -> int:
     for path in args.files:
         rows += read_rows(path)
     analysis = analyse(rows, split, renamed=args.renamed, overrides=_overrides(args), resamples=args.resamples,
-                       seed=args.bootstrap_seed)
+                       seed=args.bootstrap_seed, covered=_covered(args))
     write_outputs(analysis, markdown=args.markdown, json_path=args.json, html_path=args.html)
     print(render_markdown(analysis), end="")
     return 0 if analysis.effects else 1
@@ -185,6 +201,9 @@ def add_exposure_commands(commands: Any) -> None:
     exposure.add_argument("--model-a", default=None, help="the model trained on half A (when its rows carry no note)")
     exposure.add_argument("--model-b", default=None, help="the model trained on half B (when its rows carry no note)")
     exposure.add_argument("--arm", choices=ARMS, default="task-pair", help="the arm of --model-a/--model-b")
+    exposure.add_argument("--covered", type=Path, default=None,
+                          help="tla-alias validate-grader --json output: the behavior rows on its covered tasks, as "
+                               "in the paper (default: the covered set of a plugin run among FILES, if it has one)")
     exposure.add_argument("--resamples", type=integer(100), default=10_000, help="bootstrap resamples (default 10,000)")
     exposure.add_argument("--bootstrap-seed", type=integer(0), default=0, help="bootstrap seed (default 0)")
     exposure.add_argument("--markdown", type=Path, default=None, help="also write the tables as Markdown")

@@ -69,8 +69,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         split = load_split(args.split)
 
-        def exposure(rows: list[dict[str, Any]], resamples: int, seed: int) -> str:
-            return render_markdown(analyse(rows, split, resamples=resamples, seed=seed))
+        def exposure(rows: list[dict[str, Any]], resamples: int, seed: int, covered: set[str] | None) -> str:
+            return render_markdown(analyse(rows, split, resamples=resamples, seed=seed, covered=covered))
     run = runs[0] if len(runs) == 1 else None  # one run's settings and coverage; several runs: none of them
     resamples = args.resamples if args.resamples is not None else int((run or {}).get("resamples", 10_000))
     seed = args.seed if args.seed is not None else int((run or {}).get("seed", 0))
@@ -99,8 +99,10 @@ def add_report_command(commands: Any) -> None:
     report.add_argument("files", nargs="+", type=Path,
                         help="plugin reports (--alias-report run.json, or JSON lines), likelihood and continuation files")
     report.add_argument("--out", type=Path, default=Path("alias-report"), help="folder for report.md/.json/.html")
-    report.add_argument("--validation", type=Path, default=None,
-                        help="tla-alias validate-grader --json output: restricts Table U.1 to covered tasks")
+    report.add_argument("--covered", "--validation", dest="validation", type=Path, default=None,
+                        help="tla-alias validate-grader --json output: its covered tasks (appendix J) restrict "
+                             "Table U.1 and every behavior number the paper reports on them (appendices M, P, R, "
+                             "U; Table 2, F.1, O.1); default: the run's own covered set, when it asked for one")
     report.add_argument("--split", type=Path, default=None, help="an exposure split: adds Table 2")
     report.add_argument("--ids", type=Path, default=None,
                         help="task ids (JSON list or one per line): the first-sample rate of appendix S over them")
