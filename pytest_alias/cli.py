@@ -207,6 +207,17 @@ def cmd_rename(args: argparse.Namespace) -> int:
     return 0 if verification is None or verification.verified else 1
 
 
+def _rename_maps(path: Path) -> dict[str, dict[str, str]]:
+    """Published name maps ``{task id: {old name: new name}}`` from a JSON file (one-line error otherwise)."""
+    from .errors import usage_message
+    from .run.config import read_name_maps
+
+    try:
+        return read_name_maps(path, "rename-map")
+    except UserError as exc:
+        raise UserError(usage_message(exc, "--")) from None
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     """Rename and verify every task of a suite; write the test set and its summary."""
     from .cir.build import build_test_set
@@ -216,11 +227,18 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     tasks = load_suite(args.suite)
     tools = _tools(args)
-    summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools)
-    # A later pytest run with this seed and cache reads these conditions instead of building them.
+    maps = _rename_maps(args.rename_map) if args.rename_map else None
+    summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools, rename_maps=maps)
+    # A later pytest run with this seed (or these maps) and cache reads these conditions instead of building them.
     cache = ConditionCache(tools.cache_dir, tools.toolchain.jar.sha256)
     for report in summary.reports:
-        cache.store(report.task, report.renamed, seed=args.seed)
+        if maps is None or report.task.id in maps:
+            cache.store(report.task, report.renamed, seed=args.seed, proposed=(maps or {}).get(report.task.id),
+                        published=maps is not None)
+    if maps is not None:  # a published map that does not verify is refused, each with its one-line reason
+        for report in summary.reports:
+            if not report.verified:
+                print(f"{report.task.id}: map refused: {report.to_dict()['failure']}")
     counts = summary.counts()
     print(f"{counts['verified']}/{counts['tasks']} tasks verified after CIR (the test set); "
           f"{counts['with_cfg']} with a TLC configuration, {counts['no_fixtures_or_random_values']} of them "
@@ -426,6 +444,10 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
     build.add_argument("--seed", type=integer(0), default=0, help="random-name seed (default 0)")
     build.add_argument("--workers", type=integer(1), default=2, help="tasks verified in parallel (default 2)")
+    build.add_argument("--rename-map", type=Path, default=None,
+                       help="published maps {task id: {old name: new name}}: the renamed condition from them instead "
+                            "of the seed (each checked and verified by SANY and TLC; one that fails is refused with "
+                            "its reason)")
     build.set_defaults(handler=cmd_build)
 
     tasks = commands.add_parser("tasks", help="list a suite's tasks and the cfg names their descriptions hide")

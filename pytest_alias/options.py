@@ -146,6 +146,9 @@ OPTIONS: tuple[Option, ...] = (
            "covers (its reference passes against itself): a tla-alias validate-grader --json file, or auto"),
     Option("save-outputs", "also write every generated output to this replay file (JSON lines): "
            "--alias-model=replay:FILE grades them again later without calling the model"),
+    Option("rename-map", "JSON {task id: {old name: new name}}: build the renamed condition from these published "
+           "maps instead of names drawn with the seed; each map is checked and verified by SANY and TLC like a "
+           "generated renaming, and a task whose map fails (or is absent) skips its renamed items with the reason"),
     Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "
            "of the models fine-tuned on its halves"),
 )
