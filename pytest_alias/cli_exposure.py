@@ -31,15 +31,19 @@ def _live(args: argparse.Namespace) -> bool:
 
 def cmd_split(args: argparse.Namespace) -> int:
     """Split a suite into halves A and B (with an optional pool) and write the split file."""
-    from .exposure.split import make_split
+    from .exposure.split import make_split, published_split
     from .tasks.suites import load_suite
 
     test = load_suite(args.suite)
     pool = load_suite(args.pool) if args.pool else []
-    split = make_split(test, seed=args.seed, suite=args.suite, pool=pool, pool_suite=args.pool,
-                       pool_size=args.pool_size)
+    if args.from_file is not None:  # a published split: its halves (and pool), checked against these suites
+        split = published_split(args.from_file, test, suite=args.suite, pool=pool, pool_suite=args.pool)
+    else:
+        split = make_split(test, seed=args.seed, suite=args.suite, pool=pool, pool_suite=args.pool,
+                           pool_size=args.pool_size)
     split.write(args.out)
-    print(f"split {split.identity} (seed {split.seed}): A {len(split.halves['A'])} tasks, "
+    origin = f"from {args.from_file}" if args.from_file is not None else f"seed {split.seed}"
+    print(f"split {split.identity} ({origin}): A {len(split.halves['A'])} tasks, "
           f"B {len(split.halves['B'])} tasks, pool {len(split.pool)}"
           + (f" ({len(split.pool_excluded)} pool tasks left out)" if split.pool_excluded else "")
           + f" → {args.out}")
@@ -149,6 +153,9 @@ def add_exposure_commands(commands: Any) -> None:
     split.add_argument("--pool", default=None, help="a suite whose tasks outside the test set train both models")
     split.add_argument("--pool-size", type=integer(0), default=None,
                        help="keep only the N shortest pool references (default: the whole pool, as in the paper)")
+    split.add_argument("--from", dest="from_file", type=Path, default=None,
+                       help="a published split (a split file, or JSON {\"A\": [ids], \"B\": [ids], \"pool\": [ids]}): "
+                            "use its halves instead of drawing them with --seed")
     split.add_argument("--out", type=Path, required=True, help="the split file to write (JSON)")
     split.set_defaults(handler=cmd_split)
 

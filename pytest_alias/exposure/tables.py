@@ -86,7 +86,8 @@ def arms_table(analysis: ExposureAnalysis, family: str) -> list[str]:
 def render_markdown(analysis: ExposureAnalysis) -> str:
     """Every table the analysis allows, with the models and the split named."""
     split = analysis.split
-    lines = [f"# Exposure analysis (split {split.identity}, seed {split.seed}: "
+    origin = f"seed {split.seed}" if split.seed is not None else "published split"
+    lines = [f"# Exposure analysis (split {split.identity}, {origin}: "
              f"A {len(split.halves['A'])} / B {len(split.halves['B'])} tasks, pool {len(split.pool)})", ""]
     for model, slot in sorted(analysis.slots.items(), key=lambda item: (item[1].group, item[1].half)):
         lines.append(f"- half {slot.half}, {f'{slot.family} ' if slot.family else ''}{slot.arm}: `{model}`")
