@@ -187,6 +187,8 @@ def published_split(path: Path | str, test: Sequence[Task], *, suite: str = "", 
     if shared:
         raise SplitError(f"{source}: halves A and B share {len(shared)} task(s): {', '.join(sorted(shared)[:3])}")
     chosen = [by_id[task_id] for task_id in sorted(halves["A"] + halves["B"])]
+    kept: list[Task]
+    excluded: list[tuple[str, str]]
     if "pool" in data and data["pool"] is not None:
         listed = _id_list(data["pool"], "pool", source)
         pool_by_id = {task.id: task for task in pool}
