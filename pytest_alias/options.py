@@ -143,7 +143,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
            integer(1)),
     Option("covered", "restrict name and behavior rates and decreases also to the tasks the behavior grade "
-           "covers (its reference passes against itself): a tla-alias validate-grader --json file, or auto"),
+           "covers (its reference passes against itself), and the exposure table's behavior rows to them: a "
+           "tla-alias validate-grader --json file, or auto (appendix J's eligibility and the self-check)"),
     Option("save-outputs", "also write every generated output to this replay file (JSON lines): "
            "--alias-model=replay:FILE grades them again later without calling the model"),
     Option("rename-map", "JSON {task id: {old name: new name}}: build the renamed condition from these published "

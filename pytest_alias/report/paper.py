@@ -324,7 +324,7 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
         report.sections.append(coverage_section(records, covered, resamples=resamples, seed=seed))
     else:
         report.notes.append("Table U.1 needs the behavior grade's coverage: run with --alias-covered=auto, or pass "
-                            "--validation (tla-alias validate-grader SUITE --json > validation.json).")
+                            "--covered (tla-alias validate-grader SUITE --json > validation.json).")
     for section in (positions_section(records, ids, resamples=resamples, seed=seed),
                     meaningful_section(records, covered, resamples=resamples, seed=seed),
                     disagreement_section(records, covered, resamples=resamples, seed=seed),
