@@ -96,3 +96,22 @@ def test_a_malformed_map_file_is_one_line(pytester: pytest.Pytester, small_suite
                                            f"--alias-rename-map={maps}", "-p", "no:cacheprovider", timeout=600)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--alias-rename-map*expected {task id: {old name: new name}}*"])
+
+
+def test_build_takes_published_maps_and_prints_each_refusal(small_suite: Path, tasks: dict[str, Task],
+                                                            tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_alias.cli import main
+
+    maps = tmp_path / "maps.json"
+    maps.write_text(json.dumps({"barrier": longer_names(tasks["barrier"]), "die-hard": BAD_DIE_HARD}))
+    assert main(["--cache-dir", str(tmp_path / "cache"), "build", str(small_suite), "--rename-map", str(maps),
+                 "--out", str(tmp_path / "set")]) == 0
+    shown = capsys.readouterr().out
+    assert "die-hard: map refused: map: Nope: not an identifier of this spec that CIR renames" in shown
+    assert "hour-clock: map refused: map: the rename map has no entry for this task" in shown
+    assert json.loads((tmp_path / "set" / "test_ids.json").read_text()) == ["barrier"]
+    written = json.loads((tmp_path / "set" / "tasks" / "barrier" / "random" / "map.json").read_text())
+    assert written["TypeOK"] == "PubTypeOK"
+    maps.write_text("[1, 2]")
+    assert main(["build", str(small_suite), "--rename-map", str(maps), "--out", str(tmp_path / "other")]) == 2
+    assert "--rename-map" in capsys.readouterr().err
