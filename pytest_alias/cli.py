@@ -160,7 +160,7 @@ def _read_map(path: Path) -> dict[str, str]:
 def cmd_rename(args: argparse.Namespace) -> int:
     """Rename one spec (its imports beside it included), its cfg and description; optionally verify."""
     from .cir.build import publish, staging_dir, write_condition
-    from .cir.conditions import meaningful_condition, random_condition
+    from .cir.conditions import meaningful_condition, published_condition, random_condition
     from .tasks.model import Task
 
     spec = _spec_with_cfg(args.module, args.cfg)
@@ -172,7 +172,11 @@ def cmd_rename(args: argparse.Namespace) -> int:
     modules = {spec.main: spec.modules[spec.main], **{k: v for k, v in spec.modules.items() if k != spec.main}}
     task = Task(spec.main, description, tuple(modules.items()), spec.cfg)
     tools = _tools(args) if args.verify else None
-    if args.map is not None:
+    if args.published and args.map is None:
+        raise UserError("--published needs --map (the published name map of this spec)")
+    if args.map is not None and args.published:  # the renamed condition from a published map, checked strictly
+        renamed = published_condition(task, _read_map(args.map), tools=tools, verify=args.verify)
+    elif args.map is not None:
         renamed = meaningful_condition(task, _read_map(args.map), tools=tools, verify=args.verify)
     else:
         renamed = random_condition(task, args.seed, tools=tools, verify=args.verify)
@@ -434,6 +438,10 @@ def build_parser() -> argparse.ArgumentParser:
     rename.add_argument("--description", type=Path, default=None, help="a description to rename with the paper's rule")
     rename.add_argument("--seed", type=integer(0), default=0, help="random-name seed (default 0)")
     rename.add_argument("--map", type=Path, default=None, help="apply this JSON name map (meaningful names) instead")
+    rename.add_argument("--published", action="store_true",
+                        help="with --map: a published map of the renamed condition, checked strictly (every old name "
+                             "one CIR renames, injective, no keyword, standard or kept name) instead of a proposal "
+                             "of meaningful names whose unknown names are ignored")
     rename.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
     rename.add_argument("--verify", action="store_true", help="check the copy with strict SANY and TLC state counts")
     rename.add_argument("--json", action="store_true", help="print one JSON object")

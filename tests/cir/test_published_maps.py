@@ -115,3 +115,20 @@ def test_build_takes_published_maps_and_prints_each_refusal(small_suite: Path, t
     maps.write_text("[1, 2]")
     assert main(["build", str(small_suite), "--rename-map", str(maps), "--out", str(tmp_path / "other")]) == 2
     assert "--rename-map" in capsys.readouterr().err
+
+
+def test_rename_checks_a_published_map_strictly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``tla-alias rename --map F --published``: an old name the spec lacks is refused (a meaningful
+    proposal would ignore it), with the reason on one line and exit code 1."""
+    from pytest_alias.cli import main
+
+    module = tmp_path / "M.tla"
+    module.write_text("---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
+    mapping = tmp_path / "map.json"
+    mapping.write_text(json.dumps({"x": "counter", "Gone": "Here"}))
+    assert main(["rename", str(module), "--map", str(mapping), "--out", str(tmp_path / "lenient")]) == 0
+    capsys.readouterr()
+    assert main(["rename", str(module), "--map", str(mapping), "--published", "--out", str(tmp_path / "strict")]) == 1
+    shown = capsys.readouterr().out
+    assert "NOT verified: map: Gone: not an identifier of this spec that CIR renames" in shown
+    assert main(["rename", str(module), "--published", "--out", str(tmp_path / "none")]) == 2
