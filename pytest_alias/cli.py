@@ -160,7 +160,7 @@ def _read_map(path: Path) -> dict[str, str]:
 def cmd_rename(args: argparse.Namespace) -> int:
     """Rename one spec (its imports beside it included), its cfg and description; optionally verify."""
     from .cir.build import publish, staging_dir, write_condition
-    from .cir.conditions import meaningful_condition, random_condition
+    from .cir.conditions import meaningful_condition, published_condition, random_condition
     from .tasks.model import Task
 
     spec = _spec_with_cfg(args.module, args.cfg)
@@ -172,7 +172,11 @@ def cmd_rename(args: argparse.Namespace) -> int:
     modules = {spec.main: spec.modules[spec.main], **{k: v for k, v in spec.modules.items() if k != spec.main}}
     task = Task(spec.main, description, tuple(modules.items()), spec.cfg)
     tools = _tools(args) if args.verify else None
-    if args.map is not None:
+    if args.published and args.map is None:
+        raise UserError("--published needs --map (the published name map of this spec)")
+    if args.map is not None and args.published:  # the renamed condition from a published map, checked strictly
+        renamed = published_condition(task, _read_map(args.map), tools=tools, verify=args.verify)
+    elif args.map is not None:
         renamed = meaningful_condition(task, _read_map(args.map), tools=tools, verify=args.verify)
     else:
         renamed = random_condition(task, args.seed, tools=tools, verify=args.verify)
@@ -207,6 +211,17 @@ def cmd_rename(args: argparse.Namespace) -> int:
     return 0 if verification is None or verification.verified else 1
 
 
+def _rename_maps(path: Path) -> dict[str, dict[str, str]]:
+    """Published name maps ``{task id: {old name: new name}}`` from a JSON file (one-line error otherwise)."""
+    from .errors import usage_message
+    from .run.config import read_name_maps
+
+    try:
+        return read_name_maps(path, "rename-map")
+    except UserError as exc:
+        raise UserError(usage_message(exc, "--")) from None
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     """Rename and verify every task of a suite; write the test set and its summary."""
     from .cir.build import build_test_set
@@ -216,11 +231,18 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     tasks = load_suite(args.suite)
     tools = _tools(args)
-    summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools)
-    # A later pytest run with this seed and cache reads these conditions instead of building them.
+    maps = _rename_maps(args.rename_map) if args.rename_map else None
+    summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools, rename_maps=maps)
+    # A later pytest run with this seed (or these maps) and cache reads these conditions instead of building them.
     cache = ConditionCache(tools.cache_dir, tools.toolchain.jar.sha256)
     for report in summary.reports:
-        cache.store(report.task, report.renamed, seed=args.seed)
+        if maps is None or report.task.id in maps:
+            cache.store(report.task, report.renamed, seed=args.seed, proposed=(maps or {}).get(report.task.id),
+                        published=maps is not None)
+    if maps is not None:  # a published map that does not verify is refused, each with its one-line reason
+        for report in summary.reports:
+            if not report.verified:
+                print(f"{report.task.id}: map refused: {report.to_dict()['failure']}")
     counts = summary.counts()
     print(f"{counts['verified']}/{counts['tasks']} tasks verified after CIR (the test set); "
           f"{counts['with_cfg']} with a TLC configuration, {counts['no_fixtures_or_random_values']} of them "
@@ -416,6 +438,10 @@ def build_parser() -> argparse.ArgumentParser:
     rename.add_argument("--description", type=Path, default=None, help="a description to rename with the paper's rule")
     rename.add_argument("--seed", type=integer(0), default=0, help="random-name seed (default 0)")
     rename.add_argument("--map", type=Path, default=None, help="apply this JSON name map (meaningful names) instead")
+    rename.add_argument("--published", action="store_true",
+                        help="with --map: a published map of the renamed condition, checked strictly (every old name "
+                             "one CIR renames, injective, no keyword, standard or kept name) instead of a proposal "
+                             "of meaningful names whose unknown names are ignored")
     rename.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
     rename.add_argument("--verify", action="store_true", help="check the copy with strict SANY and TLC state counts")
     rename.add_argument("--json", action="store_true", help="print one JSON object")
@@ -426,6 +452,10 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
     build.add_argument("--seed", type=integer(0), default=0, help="random-name seed (default 0)")
     build.add_argument("--workers", type=integer(1), default=2, help="tasks verified in parallel (default 2)")
+    build.add_argument("--rename-map", type=Path, default=None,
+                       help="published maps {task id: {old name: new name}}: the renamed condition from them instead "
+                            "of the seed (each checked and verified by SANY and TLC; one that fails is refused with "
+                            "its reason)")
     build.set_defaults(handler=cmd_build)
 
     tasks = commands.add_parser("tasks", help="list a suite's tasks and the cfg names their descriptions hide")

@@ -43,15 +43,19 @@ def _live(args: argparse.Namespace) -> bool:
 
 def cmd_split(args: argparse.Namespace) -> int:
     """Split a suite into halves A and B (with an optional pool) and write the split file."""
-    from .exposure.split import make_split
+    from .exposure.split import make_split, published_split
     from .tasks.suites import load_suite
 
     test = load_suite(args.suite)
     pool = load_suite(args.pool) if args.pool else []
-    split = make_split(test, seed=args.seed, suite=args.suite, pool=pool, pool_suite=args.pool,
-                       pool_size=args.pool_size)
+    if args.from_file is not None:  # a published split: its halves (and pool), checked against these suites
+        split = published_split(args.from_file, test, suite=args.suite, pool=pool, pool_suite=args.pool)
+    else:
+        split = make_split(test, seed=args.seed, suite=args.suite, pool=pool, pool_suite=args.pool,
+                           pool_size=args.pool_size)
     split.write(args.out)
-    print(f"split {split.identity} (seed {split.seed}): A {len(split.halves['A'])} tasks, "
+    origin = f"from {args.from_file}" if args.from_file is not None else f"seed {split.seed}"
+    print(f"split {split.identity} ({origin}): A {len(split.halves['A'])} tasks, "
           f"B {len(split.halves['B'])} tasks, pool {len(split.pool)}"
           + (f" ({len(split.pool_excluded)} pool tasks left out)" if split.pool_excluded else "")
           + f" → {args.out}")
@@ -116,6 +120,22 @@ def _overrides(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
     return chosen
 
 
+def _covered(args: argparse.Namespace) -> set[str] | None:
+    """The covered tasks: a ``--covered`` validate-grader file, else the one plugin run among the
+    files that restricted its rates to a covered set (else None: every task)."""
+    from .cli_report import _read_json, run_metadata
+    from .grading.validation import covered_tasks
+    from .report.paper import run_covered
+
+    if args.covered is not None:
+        try:
+            return covered_tasks(_read_json(args.covered, "validate-grader --json file"))
+        except ValueError as exc:
+            raise UserError(f"--covered {args.covered}: {exc}") from None
+    found = [covered for path in args.files if (covered := run_covered(run_metadata(path))) is not None]
+    return found[0] if len(found) == 1 else None
+
+
 def cmd_exposure(args: argparse.Namespace) -> int:
     """Table 2 / F.1 / O.1 and appendix N from records and likelihood files."""
     from .exposure.analysis import analyse, read_rows
@@ -127,7 +147,7 @@ def cmd_exposure(args: argparse.Namespace) -> int:
     for path in args.files:
         rows += read_rows(path)
     analysis = analyse(rows, split, renamed=args.renamed, overrides=_overrides(args), resamples=args.resamples,
-                       seed=args.bootstrap_seed)
+                       seed=args.bootstrap_seed, covered=_covered(args))
     write_outputs(analysis, markdown=args.markdown, json_path=args.json, html_path=args.html)
     print(render_markdown(analysis), end="")
     return 0 if analysis.effects else 1
@@ -148,6 +168,9 @@ def add_exposure_commands(commands: Any) -> None:
     split.add_argument("--pool", default=None, help="a suite whose tasks outside the test set train both models")
     split.add_argument("--pool-size", type=integer(0), default=None,
                        help="keep only the N shortest pool references (default: the whole pool, as in the paper)")
+    split.add_argument("--from", dest="from_file", type=Path, default=None,
+                       help="a published split (a split file, or JSON {\"A\": [ids], \"B\": [ids], \"pool\": [ids]}): "
+                            "use its halves instead of drawing them with --seed")
     split.add_argument("--out", type=Path, required=True, help="the split file to write (JSON)")
     split.set_defaults(handler=cmd_split)
 
@@ -204,6 +227,9 @@ def add_exposure_commands(commands: Any) -> None:
     exposure.add_argument("--model-a", default=None, help="the model trained on half A (when its rows carry no note)")
     exposure.add_argument("--model-b", default=None, help="the model trained on half B (when its rows carry no note)")
     exposure.add_argument("--arm", choices=ARMS, default="task-pair", help="the arm of --model-a/--model-b")
+    exposure.add_argument("--covered", type=Path, default=None,
+                          help="tla-alias validate-grader --json output: the behavior rows on its covered tasks, as "
+                               "in the paper (default: the covered set of a plugin run among FILES, if it has one)")
     exposure.add_argument("--resamples", type=integer(100), default=10_000, help="bootstrap resamples (default 10,000)")
     exposure.add_argument("--bootstrap-seed", type=integer(0), default=0, help="bootstrap seed (default 0)")
     exposure.add_argument("--markdown", type=Path, default=None, help="also write the tables as Markdown")

@@ -74,8 +74,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         split = load_split(args.split)
 
-        def exposure(rows: list[dict[str, Any]], resamples: int, seed: int) -> str:
-            found = analyse(rows, split, resamples=resamples, seed=seed)
+        def exposure(rows: list[dict[str, Any]], resamples: int, seed: int, covered: set[str] | None) -> str:
+            found = analyse(rows, split, resamples=resamples, seed=seed, covered=covered)
             evidence.extend(membership_evidence([row.to_dict() for row in found.membership]))
             return render_markdown(found)
     run = runs[0] if len(runs) == 1 else None  # one run's settings and coverage; several runs: none of them
@@ -113,8 +113,10 @@ def add_report_command(commands: Any) -> None:
                         help="plugin reports (--alias-report run.json, or JSON lines), likelihood and continuation files, "
                              "saved outputs (--alias-save-outputs: their sample agreement)")
     report.add_argument("--out", type=Path, default=Path("alias-report"), help="folder for report.md/.json/.html")
-    report.add_argument("--validation", type=Path, default=None,
-                        help="tla-alias validate-grader --json output: restricts Table U.1 to covered tasks")
+    report.add_argument("--covered", "--validation", dest="validation", type=Path, default=None,
+                        help="tla-alias validate-grader --json output: its covered tasks (appendix J) restrict "
+                             "Table U.1 and every behavior number the paper reports on them (appendices M, P, R, "
+                             "U; Table 2, F.1, O.1); default: the run's own covered set, when it asked for one")
     report.add_argument("--split", type=Path, default=None, help="an exposure split: adds Table 2")
     report.add_argument("--ids", type=Path, default=None,
                         help="task ids (JSON list or one per line): the first-sample rate of appendix S over them")

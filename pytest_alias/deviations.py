@@ -46,6 +46,24 @@ def deviations(settings: Any) -> list[str]:
             continue  # the paper's own budget, asked for explicitly
         if value != paper:
             found.append(_WORDS[name].format(value=value))
+    return found + budget_deviations()
+
+
+def budget_deviations() -> list[str]:
+    """The byte budgets of SANY/TLC output and state-graph dumps (``ALIAS_OUTPUT_LIMIT_MB``,
+    ``ALIAS_GRAPH_LIMIT_MB``) that differ from ALIAS's defaults: a smaller one can fail a run the
+    defaults let finish, so a reader must see it. An unusable setting is left to the start-up check."""
+    from .tla.streams import DEFAULT_GRAPH_MB, DEFAULT_OUTPUT_MB, GRAPH_VARIABLE, MB, OUTPUT_VARIABLE, budgets
+
+    try:
+        chosen = budgets()
+    except ValueError:
+        return []
+    found = []
+    for what, variable, value, default in (("SANY/TLC output", OUTPUT_VARIABLE, chosen.output_bytes, DEFAULT_OUTPUT_MB),
+                                           ("state-graph dump", GRAPH_VARIABLE, chosen.graph_bytes, DEFAULT_GRAPH_MB)):
+        if value != default * MB:
+            found.append(f"{what} limit {value // MB} MB ({variable}; the default: {default} MB)")
     return found
 
 

@@ -143,12 +143,16 @@ OPTIONS: tuple[Option, ...] = (
     Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
            integer(1)),
     Option("covered", "restrict name and behavior rates and decreases also to the tasks the behavior grade "
-           "covers (its reference passes against itself): a tla-alias validate-grader --json file, or auto"),
+           "covers (its reference passes against itself), and the exposure table's behavior rows to them: a "
+           "tla-alias validate-grader --json file, or auto (appendix J's eligibility and the self-check)"),
     Option("save-outputs", "also write every generated output to this replay file (JSON lines): "
            "--alias-model=replay:FILE grades them again later without calling the model"),
     Option("dry-run", "collect and resolve the generation store, then print per model the requests still to send, "
            "their estimated tokens and cost (list price and batch discount) and exit 0 without sending anything or "
            "running an item", False, kind="flag"),
+    Option("rename-map", "JSON {task id: {old name: new name}}: build the renamed condition from these published "
+           "maps instead of names drawn with the seed; each map is checked and verified by SANY and TLC like a "
+           "generated renaming, and a task whose map fails (or is absent) skips its renamed items with the reason"),
     Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "
            "of the models fine-tuned on its halves"),
 )

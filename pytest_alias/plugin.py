@@ -104,7 +104,9 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     settings = workspace.config
     return [f"alias: models {', '.join(settings.models)}; grade {settings.grade}; suite {settings.suite}; "
             f"conditions {','.join(settings.conditions)}; samples {settings.samples}; seed {settings.seed}; "
-            f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}", deviation_line(settings)]
+            f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}"
+            + (f"; renamed names from {settings.rename_map_source}" if settings.rename_map_source else ""),
+            deviation_line(settings)]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

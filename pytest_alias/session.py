@@ -23,13 +23,15 @@ from .transport import RECORD_PROPERTY
 
 
 
-def exposure_summary(records: list[dict[str, Any]], split: Any, resamples: int, seed: int) -> list[str]:
-    """The exposure analysis of this run's records as summary lines (Table 2 and its cells)."""
+def exposure_summary(records: list[dict[str, Any]], split: Any, resamples: int, seed: int,
+                     covered: Any = None) -> list[str]:
+    """The exposure analysis of this run's records as summary lines (Table 2 and its cells), its
+    behavior rows on ``covered`` when the run asked for a covered set."""
     from .exposure.analysis import ExposureError, analyse
     from .exposure.tables import render_markdown
 
     try:
-        analysis = analyse(records, split, resamples=resamples, seed=seed)
+        analysis = analyse(records, split, resamples=resamples, seed=seed, covered=covered)
     except ExposureError as exc:
         return [f"alias: exposure analysis: {exc}"]
     return ["", *render_markdown(analysis).splitlines()]
@@ -129,7 +131,7 @@ class AliasSession:
                 self.failures.append(message)
         if self.settings.exposure_split is not None:
             self.exposure_lines = exposure_summary(records, self.settings.exposure_split, self.settings.resamples,
-                                                   self.settings.seed)
+                                                   self.settings.seed, self.workspace.covered())
         for gate in self.settings.gates:
             try:
                 passed, _, message = gate.check(self.aggregate)

@@ -42,3 +42,19 @@ def test_the_report_repeats_a_saved_runs_deviations(tmp_path) -> None:
     assert recorded_deviations(tmp_path / "missing.json") == []
     assert main(["report", str(saved), "--out", str(tmp_path / "out"), "--resamples", "200"]) == 0
     assert "ran with deviations from the paper: prefill header" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_byte_budgets_other_than_the_defaults_are_named(monkeypatch) -> None:
+    """ALIAS_OUTPUT_LIMIT_MB / ALIAS_GRAPH_LIMIT_MB: a smaller budget can fail a run, so the header says so."""
+    from pytest_alias.run import RunConfig
+
+    settings = RunConfig.from_options({**defaults(), "model": ("reference",)})
+    monkeypatch.setenv("ALIAS_OUTPUT_LIMIT_MB", "64")  # the default, spelled out: no deviation
+    assert deviations(settings) == []
+    monkeypatch.setenv("ALIAS_OUTPUT_LIMIT_MB", "8")
+    monkeypatch.setenv("ALIAS_GRAPH_LIMIT_MB", "128")
+    assert deviations(settings) == ["SANY/TLC output limit 8 MB (ALIAS_OUTPUT_LIMIT_MB; the default: 64 MB)",
+                                    "state-graph dump limit 128 MB (ALIAS_GRAPH_LIMIT_MB; the default: 64 MB)"]
+    assert "SANY/TLC output limit 8 MB" in deviation_line(settings)
+    monkeypatch.setenv("ALIAS_GRAPH_LIMIT_MB", "lots")  # unusable: the start-up check refuses the run, not this line
+    assert deviations(settings) == []

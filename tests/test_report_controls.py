@@ -93,7 +93,7 @@ def test_the_report_command_writes_every_table_it_can(tmp_path: Path, capsys: py
     assert main(["report", str(saved), "--out", str(tmp_path / "out"), "--resamples", "200"]) == 0
     shown = capsys.readouterr().out
     assert "## Grade disagreements (appendix P)" in shown and "## Known algorithm names (appendix M)" in shown
-    assert "parse (lenient)" in shown and "pass --validation" in shown
+    assert "parse (lenient)" in shown and "pass --covered" in shown
     page = (tmp_path / "out" / "report.html").read_text()
     assert "<caption>" in page and "appendix P" in page
     assert json.loads((tmp_path / "out" / "report.json").read_text())["sections"]

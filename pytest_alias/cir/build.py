@@ -23,14 +23,14 @@ import statistics
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ..atomic import as_umask_allows
 from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
 from ..tla.runner import TlaTools, default_tools
 from .analysis import HiddenName, hidden_names, identifier_kind, kept_domain_words, kind_table, similarity
-from .conditions import RenamedCondition, random_condition
+from .conditions import RenamedCondition, published_condition, random_condition
 
 
 class BuildError(UsageProblem):
@@ -186,9 +186,12 @@ def _count(items: Iterable[str]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def build_task(task: Task, seed: int, tools: TlaTools | None = None, timeout: float = 300.0) -> TaskReport:
-    """Rename and verify one task."""
-    renamed = random_condition(task, seed, tools=tools, timeout=timeout)
+def build_task(task: Task, seed: int, tools: TlaTools | None = None, timeout: float = 300.0,
+               rename_maps: Mapping[str, Mapping[str, str]] | None = None) -> TaskReport:
+    """Rename and verify one task: with names drawn from ``seed``, or from its published map in
+    ``rename_maps`` when given (a task without one fails with that reason)."""
+    renamed = (random_condition(task, seed, tools=tools, timeout=timeout) if rename_maps is None
+               else published_condition(task, rename_maps.get(task.id), tools=tools, timeout=timeout))
     original_text = "\n".join(text for _, text in task.modules)
     renamed_text = "\n".join(text for _, text in renamed.condition.modules)
     return TaskReport(task, renamed, tuple(hidden_names(task.description, task.cfg)),
@@ -267,13 +270,15 @@ def _alive(pid: int) -> bool:
 
 
 def build_test_set(tasks: list[Task], out: Path, *, seed: int = 0, workers: int = 2,
-                   tools: TlaTools | None = None, timeout: float = 300.0) -> BuildSummary:
-    """Rename and verify every task (in parallel), write both conditions per task and the summary."""
+                   tools: TlaTools | None = None, timeout: float = 300.0,
+                   rename_maps: Mapping[str, Mapping[str, str]] | None = None) -> BuildSummary:
+    """Rename and verify every task (in parallel), write both conditions per task and the summary;
+    with ``rename_maps``, the renamed condition comes from the published maps instead of ``seed``."""
     tools = tools or default_tools()
     staging = staging_dir(out)
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
-            reports = list(pool.map(lambda task: build_task(task, seed, tools, timeout), tasks))
+            reports = list(pool.map(lambda task: build_task(task, seed, tools, timeout, rename_maps), tasks))
         summary = BuildSummary(reports, seed)
         for report in reports:
             base = staging / "tasks" / report.task.id

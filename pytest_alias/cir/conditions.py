@@ -62,6 +62,18 @@ def random_condition(task: Task, seed: int, *, tools: TlaTools | None = None, ve
     return RenamedCondition(_condition(task, "random", renaming, seed), verification, renaming)
 
 
+def _mapped(task: Task, kind: str, usable: Mapping[str, str], problems: list[str], tools: TlaTools | None,
+            verify: bool, timeout: float) -> RenamedCondition:
+    """``usable`` applied to ``task`` as condition ``kind``; refused with ``problems`` when there are any,
+    else verified by SANY and TLC like a generated renaming."""
+    renaming = apply_renaming(task.module_map, task.cfg, usable)
+    condition = _condition(task, kind, renaming, None)
+    if problems:
+        return RenamedCondition(condition, Verification(False, "map: " + "; ".join(problems[:5]), None, None), renaming)
+    verification = _verified(task, renaming, tools, timeout) if verify else None
+    return RenamedCondition(condition, verification, renaming)
+
+
 def meaningful_condition(task: Task, proposed: Mapping[str, str], *, tools: TlaTools | None = None,
                          verify: bool = True, timeout: float = 300.0) -> RenamedCondition:
     """The ``meaningful`` condition from a proposed map (old → new), applied and verified like CIR.
@@ -71,10 +83,30 @@ def meaningful_condition(task: Task, proposed: Mapping[str, str], *, tools: TlaT
     """
     identifiers = collect_identifiers(task.module_map, task.cfg)
     usable = {old: new for old, new in proposed.items() if old in identifiers.author}
-    renaming = apply_renaming(task.module_map, task.cfg, usable)
     problems = check_map(usable, identifiers.other | set(identifiers.author) - set(usable))
-    condition = _condition(task, "meaningful", renaming, None)
-    if problems:
-        return RenamedCondition(condition, Verification(False, "map: " + "; ".join(problems[:5]), None, None), renaming)
-    verification = _verified(task, renaming, tools, timeout) if verify else None
-    return RenamedCondition(condition, verification, renaming)
+    return _mapped(task, "meaningful", usable, problems, tools, verify, timeout)
+
+
+def published_condition(task: Task, name_map: Mapping[str, str] | None, *, tools: TlaTools | None = None,
+                        verify: bool = True, timeout: float = 300.0) -> RenamedCondition:
+    """The renamed (``random``) condition from a published name map (old → new) instead of the seeded
+    generator, so a released test set can be rebuilt exactly.
+
+    Stricter than a proposal of meaningful names, since a map made for another version of the spec
+    must not be applied in part: every old name must be an identifier CIR renames in this spec, the
+    map must rename something, and the new names must be TLA+ identifiers, pairwise distinct, neither
+    keywords nor standard module or operator names, and no identifier that stays in the spec. Then
+    SANY and TLC verify the copy exactly as they verify a generated renaming. The paper's generator
+    keeps each name's length; a published map need not, and is not refused for it. ``None``: the
+    published maps have no entry for this task.
+    """
+    identifiers = collect_identifiers(task.module_map, task.cfg)
+    problems = [f"{old}: not an identifier of this spec that CIR renames" for old in name_map or {}
+                if old not in identifiers.author]
+    usable = {old: new for old, new in (name_map or {}).items() if old in identifiers.author and old != new}
+    if name_map is None:
+        problems.append("the rename map has no entry for this task")
+    elif not usable and not problems:
+        problems.append("the map renames no identifier of this spec")
+    problems += check_map(usable, identifiers.other | set(identifiers.author) - set(usable))
+    return _mapped(task, "random", usable, problems, tools, verify, timeout)

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 
 from ..tasks.model import Condition, Task
 from ..tla.cache import RunCache, content_key, default_cache_dir
-from .conditions import RenamedCondition, meaningful_condition, random_condition
+from .conditions import RenamedCondition, meaningful_condition, published_condition, random_condition
 
 #: Bump when renaming or verification would give a different condition for the same inputs.
 RENAMING_VERSION = 2
@@ -33,12 +33,16 @@ def condition_from_dict(data: Mapping[str, Any]) -> Condition:
                      tuple((str(k), str(v)) for k, v in dict(data.get("map") or {}).items()), data.get("seed"))
 
 
-def condition_key(task: Task, kind: str, seed: int, proposed: Mapping[str, str] | None, jar: str) -> str:
-    """The cache key of one condition of ``task``."""
+def condition_key(task: Task, kind: str, seed: int, proposed: Mapping[str, str] | None, jar: str, *,
+                  published: bool = False) -> str:
+    """The cache key of one condition of ``task``. A ``published`` renamed condition comes from a
+    given map (``--alias-rename-map``), not the seed: its key holds the map, so the two never mix."""
     proposal = hashlib.sha256(json.dumps(sorted((proposed or {}).items())).encode()).hexdigest()[:16]
+    from_map = kind == "meaningful" or published
+    extra = {"published": True} if published else {}  # absent otherwise: generated conditions keep their keys
     return content_key("condition", renaming=RENAMING_VERSION, task=task.version, condition_kind=kind,
-                       seed=seed if kind == "random" else None, proposal=proposal if kind == "meaningful" else None,
-                       jar=jar)
+                       seed=seed if kind == "random" and not published else None,
+                       proposal=proposal if from_map else None, jar=jar, **extra)
 
 
 class ConditionCache:
@@ -51,9 +55,12 @@ class ConditionCache:
 
     def prepare(self, task: Task, kinds: tuple[str, ...] | list[str], *, seed: int,
                 meaningful_maps: Mapping[str, Mapping[str, str]] | None,
-                tools: Callable[[], Any]) -> list[Prepared]:
+                tools: Callable[[], Any],
+                rename_maps: Mapping[str, Mapping[str, str]] | None = None) -> list[Prepared]:
         """The requested conditions of ``task``, read from the cache or built, verified and stored.
 
+        With ``rename_maps`` (published maps, task → old → new) the ``random`` condition is built
+        from the task's map instead of the seed; a task the maps leave out has no renamed condition.
         ``tools`` is called only when something must be built, so a fully cached run starts no JVM.
         """
         prepared: list[Prepared] = []
@@ -61,28 +68,36 @@ class ConditionCache:
             if kind == "original":
                 prepared.append((task.original(), None))
                 continue
-            proposed = (meaningful_maps or {}).get(task.id)
+            published = kind == "random" and rename_maps is not None
+            proposed = (rename_maps if published else meaningful_maps or {}).get(task.id)  # type: ignore[union-attr]
             if kind == "meaningful" and proposed is None:
                 prepared.append((None, "no meaningful name map for this task"))
                 continue
-            key = condition_key(task, kind, seed, proposed, self.jar)
+            if published and proposed is None:
+                prepared.append((None, "the rename map has no entry for this task"))
+                continue
+            key = condition_key(task, kind, seed, proposed, self.jar, published=published)
             entry = self.cache.get(key)
             cached = _cached_condition(entry)
             if cached is not None:
                 prepared.append(cached)
                 continue
-            renamed = (random_condition(task, seed, tools=tools()) if kind == "random"
-                       else meaningful_condition(task, dict(proposed or {}), tools=tools()))
+            if published:
+                renamed = published_condition(task, dict(proposed or {}), tools=tools())
+            elif kind == "random":
+                renamed = random_condition(task, seed, tools=tools())
+            else:
+                renamed = meaningful_condition(task, dict(proposed or {}), tools=tools())
             self.built += 1
-            prepared.append(self.store(task, renamed, seed=seed, proposed=proposed))
+            prepared.append(self.store(task, renamed, seed=seed, proposed=proposed, published=published))
         return prepared
 
     def store(self, task: Task, renamed: RenamedCondition, *, seed: int,
-              proposed: Mapping[str, str] | None = None) -> Prepared:
+              proposed: Mapping[str, str] | None = None, published: bool = False) -> Prepared:
         """Keep a condition built elsewhere (``tla-alias build``); returns it with its skip reason."""
         reason = None if renamed.valid else f"renamed copy not verified: {renamed.verification.failure}"  # type: ignore[union-attr]
         if reason is None or not machine_dependent(reason):  # a timeout may pass on another machine
-            key = condition_key(task, renamed.condition.kind, seed, proposed, self.jar)
+            key = condition_key(task, renamed.condition.kind, seed, proposed, self.jar, published=published)
             self.cache.put(key, {"condition": renamed.condition.to_dict(), "skip_reason": reason})
         return renamed.condition, reason
 
@@ -108,7 +123,8 @@ def machine_dependent(reason: str) -> bool:
 
 def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...] | list[str], *, seed: int,
                 meaningful_maps: Mapping[str, Mapping[str, str]] | None, tools: Callable[[], Any],
-                live: bool, description: str = "preparing conditions") -> list[tuple[Task, list[Prepared]]]:
+                live: bool, description: str = "preparing conditions",
+                rename_maps: Mapping[str, Mapping[str, str]] | None = None) -> list[tuple[Task, list[Prepared]]]:
     """Each task with its prepared ``kinds``, read from ``cache`` or built; a progress line appears
     once something has to be built, so a fully cached run stays silent."""
     from ..progress import Progress
@@ -118,7 +134,7 @@ def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...]
     try:
         for done, task in enumerate(tasks, start=1):
             prepared.append((task, cache.prepare(task, kinds, seed=seed, meaningful_maps=meaningful_maps,
-                                                 tools=tools)))
+                                                 tools=tools, rename_maps=rename_maps)))
             if progress is None and cache.built:
                 progress = Progress(description, len(tasks), unit="task", live=live)
                 progress.update(done - 1)

@@ -236,9 +236,11 @@ class ExposureAnalysis:
     missing: list[str] = field(default_factory=list)
     reference_tokens: list[dict[str, Any]] = field(default_factory=list)  # appendix N: mean length per condition
     membership: list[SignalAuroc] = field(default_factory=list)  # AUROC of seen vs unseen per likelihood signal
+    covered: tuple[str, ...] | None = None  # the covered tasks the behavior rows are restricted to, when known
 
     def to_dict(self) -> dict[str, Any]:
         return {"split": self.split.identity, "split_seed": self.split.seed,
+                "covered": list(self.covered) if self.covered is not None else None,
                 "models": {model: {"half": slot.half, "arm": slot.arm, "family": slot.family}
                            for model, slot in sorted(self.slots.items())},
                 "effects": [effect.to_dict() for effect in self.effects], "truncation": self.truncation,
@@ -301,10 +303,23 @@ def membership_aurocs(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *
 def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed: str = "random",
             grades: Sequence[str] = ("behavior", "name", "parse"),
             overrides: Mapping[str, tuple[str, str]] | None = None,
-            resamples: int = stats.DEFAULT_RESAMPLES, seed: int = 0) -> ExposureAnalysis:
-    """Every effect the rows allow, per family and arm with both halves present; the truncation analysis."""
+            resamples: int = stats.DEFAULT_RESAMPLES, seed: int = 0,
+            covered: Iterable[str] | None = None) -> ExposureAnalysis:
+    """Every effect the rows allow, per family and arm with both halves present; the truncation analysis.
+
+    With ``covered`` (the tasks the behavior grade covers, appendix J), the behavior rows of Table 2,
+    F.1, O.1 and Figure T.1 are on those tasks only, as in the paper (90 there, 110 for the name grade).
+    """
     slots = assign_models(rows, split, overrides=overrides)
-    analysis = ExposureAnalysis(split, slots)
+    chosen = frozenset(covered) if covered is not None else None
+    analysis = ExposureAnalysis(split, slots, covered=tuple(sorted(chosen)) if chosen is not None else None)
+
+    def scope(grade: str, tasks: Iterable[str] | None = None) -> Iterable[str] | None:
+        """The tasks ``grade``'s effects are computed on (None: every task of the split)."""
+        if grade != "behavior" or chosen is None:
+            return tasks
+        return chosen if tasks is None else chosen & set(tasks)
+
     records = [row for row in rows if not is_likelihood_row(row) and "grades" in row]
     likelihoods = [row for row in rows if is_likelihood_row(row)]
     halves = {"A": "A", "B": "B"}  # after relabelling, a half's model is named by the half
@@ -322,7 +337,7 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
         before = len(analysis.effects)
         for grade in grades:
             found = effects(grade_values(group_records, grade), measure=grade, label=GRADE_LABELS.get(grade, grade),
-                            unit="points", **common)
+                            unit="points", tasks=scope(grade), **common)
             if found is not None:
                 analysis.effects.append(found)
         for measure, label in LIKELIHOOD_MEASURES.items():
@@ -340,7 +355,7 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
             analysis.untruncated_tasks[title] = clean
             for grade in grades:
                 found = effects(grade_values(group_records, grade), measure=grade, label=GRADE_LABELS.get(grade, grade),
-                                unit="points", tasks=clean, subset="untruncated", **common)
+                                unit="points", tasks=scope(grade, clean), subset="untruncated", **common)
                 if found is not None:
                     analysis.effects.append(found)
     analysis.truncation = truncation_rows(records, slots)

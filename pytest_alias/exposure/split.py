@@ -39,7 +39,7 @@ class SplitError(UsageProblem):
 class ExposureSplit:
     """Halves A and B of the test tasks, the shared training pool, and where they came from."""
 
-    seed: int
+    seed: int | None  # None: a published split (tla-alias split --from) that did not say its seed
     suite: str
     halves: Mapping[str, tuple[str, ...]]
     versions: Mapping[str, str]
@@ -145,6 +145,69 @@ def make_split(test: Sequence[Task], *, seed: int = DEFAULT_SPLIT_SEED, suite: s
                          pool_versions={task.id: task.version for task in kept}, pool_excluded=tuple(excluded))
 
 
+def _id_list(value: Any, what: str, source: Path) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise SplitError(f"{source}: {what} must be a list of task ids")
+    if len(set(value)) != len(value):
+        raise SplitError(f"{source}: {what} lists a task id twice")
+    return tuple(sorted(value))
+
+
+def published_split(path: Path | str, test: Sequence[Task], *, suite: str = "", pool: Sequence[Task] = (),
+                    pool_suite: str | None = None) -> ExposureSplit:
+    """A split someone published, rebuilt on this machine's tasks (``tla-alias split --from FILE``).
+
+    The file is a ``tla-alias split`` file or any JSON object with the halves as id lists,
+    ``{"A": [...], "B": [...]}`` or ``{"halves": {"A": [...], "B": [...]}}``, optionally with
+    ``"pool": [...]`` (the shared training tasks) and ``"seed"``. Every listed id must be a task of
+    the given suites and the halves and pool disjoint; the content versions are this machine's, so
+    a later step still notices a task that changes. Without a listed pool, ``pool`` is filtered as
+    :func:`make_split` does.
+    """
+    source = Path(path)
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SplitError(f"{source}: no such split file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise SplitError(f"{source}: not a JSON split ({exc})") from None
+    if not isinstance(data, dict):
+        raise SplitError(f"{source}: expected a JSON object with halves A and B")
+    halves_data = data.get("halves", data)
+    if not isinstance(halves_data, dict) or not all(half in halves_data for half in HALVES):
+        raise SplitError(f"{source}: expected halves A and B ({{\"A\": [ids], \"B\": [ids]}})")
+    halves = {half: _id_list(halves_data[half], f"half {half}", source) for half in HALVES}
+    by_id = {task.id: task for task in test}
+    for half in HALVES:
+        unknown = [task_id for task_id in halves[half] if task_id not in by_id]
+        if unknown:
+            raise SplitError(f"{source}: {len(unknown)} id(s) of half {half} are not tasks of {suite or 'the suite'}: "
+                             f"{', '.join(unknown[:3])}")
+    shared = set(halves["A"]) & set(halves["B"])
+    if shared:
+        raise SplitError(f"{source}: halves A and B share {len(shared)} task(s): {', '.join(sorted(shared)[:3])}")
+    chosen = [by_id[task_id] for task_id in sorted(halves["A"] + halves["B"])]
+    kept: list[Task]
+    excluded: list[tuple[str, str]]
+    if "pool" in data and data["pool"] is not None:
+        listed = _id_list(data["pool"], "pool", source)
+        pool_by_id = {task.id: task for task in pool}
+        missing = [task_id for task_id in listed if task_id not in pool_by_id]
+        if missing:
+            raise SplitError(f"{source}: {len(missing)} pool id(s) are not tasks of {pool_suite or 'the pool suite'} "
+                             f"(give it with --pool): {', '.join(missing[:3])}")
+        if set(listed) & set(by_id):
+            raise SplitError(f"{source}: the pool lists test tasks: {', '.join(sorted(set(listed) & set(by_id))[:3])}")
+        kept, excluded = [pool_by_id[task_id] for task_id in listed], []
+    else:
+        kept, excluded = select_pool(chosen, pool) if pool_suite is not None or pool else ([], [])
+    seed = data.get("seed")
+    return ExposureSplit(seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None, suite=suite,
+                         halves=halves, versions={task.id: task.version for task in chosen}, pool_suite=pool_suite,
+                         pool=tuple(task.id for task in kept), pool_versions={task.id: task.version for task in kept},
+                         pool_excluded=tuple(excluded))
+
+
 def load_split(path: Path | str) -> ExposureSplit:
     """Read a split file; a missing, foreign or inconsistent one raises ``SplitError``."""
     source = Path(path)
@@ -161,7 +224,7 @@ def load_split(path: Path | str) -> ExposureSplit:
                          f"this ALIAS reads version {SPLIT_FORMAT_VERSION}")
     try:
         split = ExposureSplit(
-            seed=int(data["seed"]), suite=str(data["suite"]),
+            seed=None if data["seed"] is None else int(data["seed"]), suite=str(data["suite"]),
             halves={half: tuple(str(i) for i in data["halves"][half]) for half in HALVES},
             versions={str(k): str(v) for k, v in data["versions"].items()},
             pool_suite=data.get("pool_suite"), pool=tuple(str(i) for i in data.get("pool", ())),

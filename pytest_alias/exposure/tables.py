@@ -69,7 +69,9 @@ def arms_table(analysis: ExposureAnalysis, family: str) -> list[str]:
         for title, part in (("Exposure effect, original descriptions", "exposure_original"),
                             ("Exposure effect, renamed descriptions", "exposure_renamed"),
                             ("Difference in differences", "did"), ("Renaming cost, unseen tasks", "unseen_cost")):
-            rows.append([f"{title} ({grade})", *(_interval(getattr(by_arm[a][grade].result, part), "points") for a in arms)])
+            ns = "/".join(dict.fromkeys(str(len(by_arm[a][grade].tasks)) for a in arms))
+            rows.append([f"{title} ({grade}, n={ns})",
+                         *(_interval(getattr(by_arm[a][grade].result, part), "points") for a in arms)])
     for measure, title in (("mean", "Log-likelihood, difference in differences"),
                            ("mean_other", "Log-likelihood, tokens outside renamed identifiers")):
         if all(measure in by_arm[a] for a in arms):
@@ -107,11 +109,16 @@ def auroc_lines(aurocs: list[SignalAuroc]) -> list[str]:
 def render_markdown(analysis: ExposureAnalysis) -> str:
     """Every table the analysis allows, with the models and the split named."""
     split = analysis.split
-    lines = [f"# Exposure analysis (split {split.identity}, seed {split.seed}: "
+    origin = f"seed {split.seed}" if split.seed is not None else "published split"
+    lines = [f"# Exposure analysis (split {split.identity}, {origin}: "
              f"A {len(split.halves['A'])} / B {len(split.halves['B'])} tasks, pool {len(split.pool)})", ""]
     for model, slot in sorted(analysis.slots.items(), key=lambda item: (item[1].group, item[1].half)):
         lines.append(f"- half {slot.half}, {f'{slot.family} ' if slot.family else ''}{slot.arm}: `{model}`")
     lines.append("")
+    lines += [(f"Behavior rows on the {len(analysis.covered)} tasks the behavior grade covers (appendix J); other "
+               "rows on every task with all four cells (n per row)." if analysis.covered is not None else
+               "Behavior rows on every task with all four cells: no covered set known (the paper's are on the "
+               "covered tasks: give tla-alias --covered, or run pytest with --alias-covered)."), ""]
     for title in _titles(analysis):
         chosen = _effects_of(analysis, title)
         if not chosen:

@@ -430,7 +430,7 @@ def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mod
 
 def covered_tasks(validation: Mapping[str, Any]) -> set[str]:
     """The tasks whose reference passes the behavior grade against itself (``validate-grader --json``)."""
-    tasks = validation.get("tasks")
+    tasks = validation.get("tasks") if isinstance(validation, Mapping) else None
     if not isinstance(tasks, list):
         raise ValueError("not the output of tla-alias validate-grader --json (no 'tasks' list)")
     return {str(t["task"]) for t in tasks if isinstance(t, dict) and t.get("covered")}

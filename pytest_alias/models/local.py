@@ -90,6 +90,34 @@ def _positive_int(name: str, value: Any) -> int:
     return number
 
 
+#: Inference precisions a local model accepts (short spellings too), by torch's name.
+DTYPE_NAMES = {"float32": "float32", "fp32": "float32", "float16": "float16", "fp16": "float16",
+               "bfloat16": "bfloat16", "bf16": "bfloat16"}
+
+
+def _device(device: str) -> Any:
+    """The torch device ``device`` names; ``auto``: CUDA when present, else the CPU."""
+    import torch
+
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(device)
+
+
+def resolve_dtype(dtype: str, device_type: str) -> str:
+    """The weights' precision as torch names it: ``auto`` is float32 on a CPU and bfloat16 on a GPU
+    that supports it (else float16); an unknown name is a one-line error."""
+    if dtype == "auto":
+        if device_type != "cuda":
+            return "float32"
+        import torch
+
+        return "bfloat16" if torch.cuda.is_bf16_supported() else "float16"
+    if dtype not in DTYPE_NAMES:
+        raise ValueError(f"unknown dtype {dtype!r}; choose auto or one of {', '.join(DTYPE_NAMES)}")
+    return DTYPE_NAMES[dtype]
+
+
 class LocalModel:
     """A causal LM loaded with transformers, optionally with a PEFT LoRA adapter applied.
 
@@ -123,27 +151,28 @@ class LocalModel:
         self.exposure: dict[str, Any] | None = (
             {**{key: trained[key] for key in ("split", "half", "arm") if key in trained},
              "base": trained.get("base_spec", ""), **_training_settings(trained)} if trained.get("half") else None)
+        self.device = _device(device)
+        self._dtype = resolve_dtype(dtype, self.device.type)
         self.identity = self._identity(label)
-        self._load_tokenizer(device, dtype, threads)
+        self._load_tokenizer(threads)
 
     def _identity(self, label: str | None) -> str:
+        # The weights' precision is part of the identity: a generation sampled in bfloat16 is not
+        # served again to a run in float16 (or on a CPU, float32) from the generation store.
         model = label or "hf:" + self.path + (f"#{self.gguf_file}" if self.gguf_file else "")
         adapter = f"+lora:{self.lora}@{self.adapter_hash}" if self.lora else ""
         d = self.defaults
         return (f"{model}{adapter}|prompt={self.prompt_style}"
-                f"|temperature={d.temperature},top_p={d.top_p},max_new_tokens={d.max_new_tokens}")
+                f"|temperature={d.temperature},top_p={d.top_p},max_new_tokens={d.max_new_tokens}|dtype={self._dtype}")
 
-    def _load_tokenizer(self, device: str, dtype: str, threads: int | str | None) -> None:
-        """The tokenizer and device now (cheap, and a chat model without a template fails at creation);
-        the weights on first use, so a run served from the generation store never loads them."""
+    def _load_tokenizer(self, threads: int | str | None) -> None:
+        """The tokenizer now (cheap, and a chat model without a template fails at creation); the
+        weights on first use, so a run served from the generation store never loads them."""
         import torch
         from transformers import AutoTokenizer
 
         if threads is not None:  # process-wide: on a busy shared CPU one thread can beat two
             torch.set_num_threads(_positive_int("threads", threads))
-        self.device = torch.device("cuda" if device == "auto" and torch.cuda.is_available()
-                                   else ("cpu" if device == "auto" else device))
-        self._dtype = dtype
         self._where: dict[str, Any] = {"local_files_only": True}
         if self.gguf_file:
             self._where["gguf_file"] = self.gguf_file
@@ -162,10 +191,8 @@ class LocalModel:
             import torch
             from transformers import AutoModelForCausalLM
 
-            chosen = getattr(torch, self._dtype) if self._dtype != "auto" else torch.float32
-            if self._dtype == "auto" and self.device.type == "cuda":
-                chosen = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-            model: Any = AutoModelForCausalLM.from_pretrained(self.path, dtype=chosen, **self._where)
+            model: Any = AutoModelForCausalLM.from_pretrained(self.path, dtype=getattr(torch, self._dtype),
+                                                              **self._where)
             if self.lora:
                 from peft import PeftModel
 

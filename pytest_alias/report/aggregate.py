@@ -153,7 +153,12 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                               for c, r in kept.items()},
                     "decreases": {renamed: paired_decrease(rates["original"], rates[renamed], covered, resamples, seed,
                                                            margin)
-                                  for renamed in ("random", "meaningful") if "original" in rates and renamed in rates}}
+                                  for renamed in ("random", "meaningful") if "original" in rates and renamed in rates},
+                    # Appendix U: the covered tasks with a hidden required name and those stating every one.
+                    "split": {renamed: {part: paired_decrease(rates["original"], rates[renamed], covered & tasks,
+                                                              resamples, seed, margin)
+                                        for part, tasks in (("hidden_names", hidden), ("every_name_stated", stated))}
+                              for renamed in ("random", "meaningful") if "original" in rates and renamed in rates}}
             if "random" in rates and "meaningful" in rates:
                 shared = sorted(set(rates["random"]) & set(rates["meaningful"]))
                 if shared:

@@ -65,12 +65,14 @@ def marked_tasks(records: Iterable[Mapping[str, Any]], kind: str = "fixed") -> s
 
 
 def known_name_comparison(records: Sequence[Mapping[str, Any]], model: str, grade: str, *, kind: str = "fixed",
-                          renamed: str = "random", resamples: int = 10_000, seed: int = 0) -> dict[str, Any] | None:
+                          renamed: str = "random", tasks: Iterable[str] | None = None, resamples: int = 10_000,
+                          seed: int = 0) -> dict[str, Any] | None:
     """Appendix M for one model and grade: original rate and decrease of marked vs other tasks, and a
-    permutation test on the difference between the two mean decreases (points)."""
+    permutation test on the difference between the two mean decreases (points); only over ``tasks``
+    when given (the paper compares the behavior grade on the covered tasks)."""
     original = task_rates(records, model, grade, "original")
     changed = task_rates(records, model, grade, renamed)
-    shared = sorted(set(original) & set(changed))
+    shared = sorted(set(original) & set(changed) & (set(tasks) if tasks is not None else set(original)))
     if not shared:
         return None
     marked = marked_tasks([r for r in records if r["model"] == model], kind)
@@ -95,15 +97,19 @@ def known_name_comparison(records: Sequence[Mapping[str, Any]], model: str, grad
 
 
 def disagreements(records: Sequence[Mapping[str, Any]], model: str, *, renamed: str = "random",
-                  resamples: int = 10_000, seed: int = 0, margin: float = 5.0) -> dict[str, Any] | None:
+                  tasks: Iterable[str] | None = None, resamples: int = 10_000, seed: int = 0,
+                  margin: float = 5.0) -> dict[str, Any] | None:
     """Appendix P for one model: samples that pass only the behavior or only the name grade, per
     condition (behavior-only passes with the hidden names their task requires), and the upper bound:
-    the decrease when every name-only pass also counts as correct."""
+    the decrease when every name-only pass also counts as correct. With ``tasks`` (the covered set:
+    the paper's 450 samples per condition are 90 tasks × 5), only their samples count."""
+    chosen = set(tasks) if tasks is not None else None
     mine = [r for r in records if r["model"] == model and graded_verdict(r, "name") is not None
-            and graded_verdict(r, "behavior") is not None]
+            and graded_verdict(r, "behavior") is not None and (chosen is None or r["task"] in chosen)]
     if not mine:
         return None
-    out: dict[str, Any] = {"model": model, "conditions": {}}
+    out: dict[str, Any] = {"model": model, "conditions": {}, "tasks": len({r["task"] for r in mine}),
+                           "restricted": chosen is not None}
     for condition in sorted({r["condition"] for r in mine}):
         rows = [r for r in mine if r["condition"] == condition]
         behavior_only = [r for r in rows if graded_verdict(r, "behavior") and not graded_verdict(r, "name")]

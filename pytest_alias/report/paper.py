@@ -78,50 +78,74 @@ def _interval90(d: Mapping[str, Any] | None) -> str:
     return f"[{d['ci90_low']:.1f}, {d['ci90_high']:.1f}] {'yes' if d['equivalent'] else 'no'}"
 
 
+def _hidden_split(records: Sequence[dict[str, Any]], model: str) -> dict[str, set[str]]:
+    """The model's tasks with a hidden required name, and those whose description states every one
+    (from the original condition's records, as the aggregate splits them)."""
+    originals = [r for r in records if r["model"] == model and r["condition"] == "original"]
+    return {"hidden names": {r["task"] for r in originals if r.get("has_hidden_names")},
+            "every name stated": {r["task"] for r in originals if not r.get("has_hidden_names")}}
+
+
 def coverage_section(records: Sequence[dict[str, Any]], covered: set[str], *, resamples: int, seed: int) -> Section:
-    """Table U.1: both grades on the tasks the behavior grade covers, original − renamed with CIs."""
+    """Table U.1: both grades on the tasks the behavior grade covers, original − renamed with CIs,
+    overall and split by hidden names (appendix U: the covered tasks with and without a hidden name)."""
     rows, data = [], []
     for model in sorted({r["model"] for r in records}):
+        split = _hidden_split(records, model)
         for grade in ("name", "behavior"):
             original = task_rates(records, model, grade, "original")
             renamed = task_rates(records, model, grade, "random")
-            decrease = paired_decrease(original, renamed, covered, resamples, seed)
-            if decrease is None:
-                continue
-            rows.append([model, grade, str(decrease["n"]), f"{decrease['original']:.1f}", f"{decrease['renamed']:.1f}",
-                         _interval(decrease), _interval90(decrease)])
-            data.append({"model": model, "grade": grade, **decrease})
-    return Section("Both grades on the covered tasks (Table U.1)",
-                   f"Tasks whose reference passes the behavior grade against itself: {len(covered)}. Rates in "
-                   "percent of samples (mean over tasks); decrease = original − renamed in points, 95% bootstrap "
-                   "CI; 90% CI and TOST equivalence within ±5 points.",
-                   ["model", "grade", "n", "original %", "renamed %", "decrease [95% CI]", "90% CI, equivalent"],
-                   rows, data)
+            for tasks_kind, tasks in (("covered", covered), *((f"covered, {k}", covered & v) for k, v in split.items())):
+                decrease = paired_decrease(original, renamed, tasks, resamples, seed)
+                if decrease is None:
+                    continue
+                rows.append([model, grade, tasks_kind, str(decrease["n"]), f"{decrease['original']:.1f}",
+                             f"{decrease['renamed']:.1f}", _interval(decrease), _interval90(decrease)])
+                data.append({"model": model, "grade": grade, "tasks_kind": tasks_kind, **decrease})
+    return Section("Both grades on the covered tasks (Table U.1, appendix U)",
+                   f"Tasks whose reference passes the behavior grade against itself: {len(covered)}; also split "
+                   "into the covered tasks with a hidden required name and those whose description states "
+                   "every one. Rates in percent of samples (mean over tasks); decrease = original − renamed in "
+                   "points, 95% bootstrap CI; 90% CI and TOST equivalence within ±5 points.",
+                   ["model", "grade", "tasks", "n", "original %", "renamed %", "decrease [95% CI]",
+                    "90% CI, equivalent"], rows, data)
 
 
-def disagreement_section(records: Sequence[dict[str, Any]], *, resamples: int, seed: int) -> Section | None:
-    """Appendix P: samples passing only one grade, and the upper bound crediting every name-only pass."""
+def _scope(covered: set[str] | None) -> str:
+    """How a section's caption names its tasks."""
+    return (f"on the {len(covered)} covered tasks (appendix J)" if covered is not None
+            else "on every task graded by both grades (no covered set known: pass --covered or run with "
+                 "--alias-covered)")
+
+
+def disagreement_section(records: Sequence[dict[str, Any]], covered: set[str] | None, *, resamples: int,
+                         seed: int) -> Section | None:
+    """Appendix P: samples passing only one grade, and the upper bound crediting every name-only pass,
+    on the covered tasks when they are known (the paper's 450 samples = 90 covered tasks × 5)."""
     rows, data = [], []
     for model in sorted({r["model"] for r in records}):
-        found = disagreements(records, model, resamples=resamples, seed=seed)
+        found = disagreements(records, model, tasks=covered, resamples=resamples, seed=seed)
         if found is None:
             continue
         data.append(found)
         bound = found.get("upper_bound")
         for condition, counts in found["conditions"].items():
-            rows.append([model, condition, str(counts["samples"]), str(counts["both"]), str(counts["behavior_only"]),
-                         str(counts["behavior_only_hidden_name"]), str(counts["name_only"]),
+            rows.append([model, condition, str(found["tasks"]), str(counts["samples"]), str(counts["both"]),
+                         str(counts["behavior_only"]), str(counts["behavior_only_hidden_name"]),
+                         str(counts["name_only"]),
                          _interval(bound["decrease"]) if bound and condition == "original" else ""])
     return _section("Grade disagreements (appendix P)",
-                    "Samples passing both grades, only the behavior grade (of which on tasks with a hidden "
-                    "name), only the name grade; upper bound: the decrease (points, 95% CI) when every "
-                    "name-only pass also counts as correct.",
-                    ["model", "condition", "samples", "both", "behavior only", "… hidden name", "name only",
-                     "upper-bound decrease"], rows, data)
+                    f"Samples {_scope(covered)} passing both grades, only the behavior grade (of which on tasks "
+                    "with a hidden name), only the name grade; upper bound: the decrease (points, 95% CI) when "
+                    "every name-only pass also counts as correct.",
+                    ["model", "condition", "n tasks", "samples", "both", "behavior only", "… hidden name",
+                     "name only", "upper-bound decrease"], rows, data)
 
 
-def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, seed: int) -> Section | None:
-    """Appendix M: marked vs other tasks, original rate and decrease, permutation p."""
+def known_names_section(records: Sequence[dict[str, Any]], covered: set[str] | None, *, resamples: int,
+                        seed: int) -> Section | None:
+    """Appendix M: marked vs other tasks, original rate and decrease, permutation p; the behavior
+    grade on the covered tasks when they are known (the paper's 32 + 58 = 90)."""
     if not any(isinstance(r.get("known_names"), dict) for r in records):
         return None
     rows, data = [], []
@@ -129,7 +153,8 @@ def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, se
         grades = sorted({g for r in records if r["model"] == model for g in r["grades"]} & {"name", "behavior"})
         for grade in grades:
             for kind in LISTS:
-                found = known_name_comparison(records, model, grade, kind=kind, resamples=resamples, seed=seed)
+                found = known_name_comparison(records, model, grade, kind=kind, resamples=resamples, seed=seed,
+                                              tasks=covered if grade == "behavior" else None)
                 if found is None:
                     continue
                 data.append(found)
@@ -141,7 +166,8 @@ def known_names_section(records: Sequence[dict[str, Any]], *, resamples: int, se
     return _section("Known algorithm names (appendix M)",
                     "Tasks whose renamed description still names a published algorithm, protocol or problem "
                     "(fixed list; broader adds problem words) against the others: original rate (%), decrease "
-                    "(points, 95% CI), permutation p for the difference of mean decreases.",
+                    "(points, 95% CI), permutation p for the difference of mean decreases. The name grade on "
+                    f"every task; the behavior grade {_scope(covered)}.",
                     ["model", "grade", "list", "marked n", "marked original", "marked decrease", "other n",
                      "other original", "other decrease", "p"], rows, data)
 
@@ -198,13 +224,16 @@ def meaningful_section(records: Sequence[dict[str, Any]], covered: set[str] | No
             for label, tasks in (("meaningful-valid", None), ("meaningful-valid and covered", covered)):
                 if label.endswith("covered") and covered is None:
                     continue
+                if grade == "behavior" and covered is not None and tasks is None:
+                    continue  # the paper compares the behavior grade on covered ∩ meaningful-valid only
                 found = meaningful_comparison(rates, tasks, resamples=resamples, seed=seed)
                 if found is not None:
                     rows.append([model, *meaningful_row(f"{grade}, {label}", found)])
                     data.append({"model": model, "grade": grade, "tasks_kind": label, **found})
     return _section("Meaningful names (appendix R)",
                     "On the tasks whose meaningful renaming passed SANY and TLC (and, in the second row, that the "
-                    "behavior grade also covers): pass rates in percent of samples, mean over exactly these "
+                    "behavior grade also covers; with a covered set known, the behavior grade only there): pass "
+                    "rates in percent of samples, mean over exactly these "
                     "tasks; random − meaningful in points with its 95% bootstrap CI, 90% CI and TOST at ±5 points.",
                     ["model", *MEANINGFUL_HEADER], rows, data)
 
@@ -250,16 +279,32 @@ def similarity_section(summary: Mapping[str, Any]) -> Section | None:
                     ["model", "condition", "BLEU-4", "ROUGE-L"], rows)
 
 
+def run_covered(run: Mapping[str, Any] | None) -> set[str] | None:
+    """The covered tasks a plugin run's metadata restricts its rates to (None: it asked for none)."""
+    coverage = (run or {}).get("coverage") or None
+    if coverage is None or not (run or {}).get("covered_restricts_rates", True):
+        return None
+    return set(coverage.get("covered") or ())
+
+
+def covered_origin(run: Mapping[str, Any] | None) -> str:
+    """How a run obtained its covered set, in words (for a report's note)."""
+    coverage = (run or {}).get("coverage") or {}
+    return (f"the run's {coverage.get('source')}" + (f" ({coverage['file']})" if coverage.get("file") else "")
+            + f", behavior mode {coverage.get('mode')}")
+
+
 def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
                        exposure_rows: Sequence[dict[str, Any]] = (),
-                       exposure: Callable[[list[dict[str, Any]], int, int], str] | None = None,
+                       exposure: Callable[[list[dict[str, Any]], int, int, set[str] | None], str] | None = None,
                        continuation_rows: Sequence[dict[str, Any]] = (), ids: Sequence[str] | None = None,
                        resamples: int = 10_000, seed: int = 0, run: Mapping[str, Any] | None = None,
                        evidence: Sequence[Evidence] = ()) -> PaperReport:
     """Every section the inputs support. ``run`` is a plugin run's metadata (its settings and
     coverage): with it the rates and decreases are the run's summary's, covered-task rows included;
     a ``validation`` file's covered tasks take precedence over the run's. ``exposure`` renders Table 2
-    from the records and likelihood rows (given ``resamples`` and ``seed``) when a split was given;
+    from the records and likelihood rows (given ``resamples``, ``seed`` and the covered tasks, which
+    its behavior rows are restricted to) when a split was given;
     ``ids`` adds appendix S's first-sample rate over those tasks. The verdict section comes first: the
     evidence rows of the other sections (plus ``evidence`` from analyses outside this package), read
     conservatively."""
@@ -269,11 +314,8 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
     if validation is not None:
         covered = covered_tasks(validation)
         report.notes.append(f"Covered tasks: the {len(covered)} of the validate-grader file.")
-    elif coverage is not None and (run or {}).get("covered_restricts_rates", True):
-        covered = set(coverage.get("covered") or ())
-        how = (f"the run's {coverage.get('source')}" + (f" ({coverage['file']})" if coverage.get("file") else "")
-               + f", behavior mode {coverage.get('mode')}")
-        report.notes.append(f"Covered tasks: {len(covered)}, from {how}.")
+    elif (covered := run_covered(run)) is not None:
+        report.notes.append(f"Covered tasks: {len(covered)}, from {covered_origin(run)}.")
     if coverage is not None and coverage.get("not_gradeable"):
         report.notes.append("Not gradeable by behavior (the reference fails against itself; left out of every rate): "
                             + ", ".join(coverage["not_gradeable"]) + ".")
@@ -296,18 +338,18 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
         report.sections.append(coverage_section(records, covered, resamples=resamples, seed=seed))
     else:
         report.notes.append("Table U.1 needs the behavior grade's coverage: run with --alias-covered=auto, or pass "
-                            "--validation (tla-alias validate-grader SUITE --json > validation.json).")
+                            "--covered (tla-alias validate-grader SUITE --json > validation.json).")
     for section in (positions_section(records, ids, resamples=resamples, seed=seed),
                     meaningful_section(records, covered, resamples=resamples, seed=seed),
-                    disagreement_section(records, resamples=resamples, seed=seed),
-                    known_names_section(records, resamples=resamples, seed=seed),
+                    disagreement_section(records, covered, resamples=resamples, seed=seed),
+                    known_names_section(records, covered, resamples=resamples, seed=seed),
                     continuation_section(continuation_rows, records, resamples=resamples, seed=seed)
                     if continuation_rows else None,
                     similarity_section(report.aggregate)):
         if section is not None:
             report.sections.append(section)
     if exposure is not None:  # rendered by the exposure package (it sits beside this one, not below)
-        report.exposure_markdown = exposure([*records, *exposure_rows], resamples, seed)
+        report.exposure_markdown = exposure([*records, *exposure_rows], resamples, seed, covered)
     verdict = verdict_section(report, [*agreement_evidence((run or {}).get("agreement")), *evidence])
     if verdict is not None:
         report.sections.insert(0, verdict)

@@ -26,17 +26,20 @@ def selected_grades(value: str) -> list[str]:
     return list(GRADES) if value == "all" else [value]
 
 
-def _meaningful_maps(path: Any) -> dict[str, dict[str, str]]:
-    """Proposed meaningful names per task, from a JSON file (empty when no file is given)."""
+def read_name_maps(path: Any, option: str = "meaningful-maps") -> dict[str, dict[str, str]]:
+    """Name maps per task, ``{task id: {old name: new name}}``, from a JSON file (empty when no file is
+    given); ``option`` names the flag in the one-line error."""
     if not path:
         return {}
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageProblem(f"{{flag}} {path}: not a readable JSON file ({exc})", option="meaningful-maps") from None
-    if not isinstance(data, dict) or not all(isinstance(m, dict) for m in data.values()):
-        raise UsageProblem(f"{{flag}} {path}: expected {{task id: {{old name: new name}}}}", option="meaningful-maps")
-    return {str(task): {str(k): str(v) for k, v in names.items()} for task, names in data.items()}
+        raise UsageProblem(f"{{flag}} {path}: not a readable JSON file ({exc})", option=option) from None
+    if not isinstance(data, dict) or not all(isinstance(m, dict) for m in data.values()) or not all(
+            isinstance(k, str) and isinstance(v, str) for m in data.values() for k, v in m.items()):
+        raise UsageProblem(f"{{flag}} {path}: expected {{task id: {{old name: new name}}}} with string names",
+                           option=option)
+    return {str(task): dict(names) for task, names in data.items()}
 
 
 def _exposure_split(path: Any) -> Any:
@@ -91,6 +94,8 @@ class RunConfig:
     covered_source: str | None = None  # the file the covered tasks came from
     save_outputs: Path | None = None  # a replay file every generated output is written to
     dry_run: bool = False  # estimate the cost of generating, send nothing, run no item
+    rename_maps: dict[str, dict[str, str]] | None = None  # published maps for the renamed condition (not the seed)
+    rename_map_source: str | None = None  # the file they came from
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> RunConfig:
@@ -114,13 +119,15 @@ class RunConfig:
             samples=options["samples"], seed=options["seed"], timeout=options["timeout"], mode=options["mode"],
             cache_dir=Path(options["cache_dir"]).expanduser() if options["cache_dir"] else None,
             store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
-            resamples=options["resamples"], meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
+            resamples=options["resamples"], meaningful_maps=read_name_maps(options.get("meaningful_maps")),
             lora=options.get("lora") or None, prefill=options.get("prefill") or "none",
             max_new_tokens=options.get("max_new_tokens"), exposure_split=_exposure_split(options.get("exposure_split")),
             covered=_covered(covered_value),
             covered_source=str(covered_value) if covered_value and covered_value != "auto" else None,
             save_outputs=Path(options["save_outputs"]).expanduser() if options.get("save_outputs") else None,
             dry_run=bool(options.get("dry_run")),
+            rename_maps=read_name_maps(options.get("rename_map"), "rename-map") if options.get("rename_map") else None,
+            rename_map_source=str(options["rename_map"]) if options.get("rename_map") else None,
         )
 
     def settings(self) -> dict[str, Any]:
@@ -129,4 +136,5 @@ class RunConfig:
                 "conditions": list(self.conditions), "samples": self.samples, "seed": self.seed,
                 "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
                 "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
-                "covered": "auto" if self.covered == "auto" else self.covered_source}
+                "covered": "auto" if self.covered == "auto" else self.covered_source,
+                "rename_map": self.rename_map_source}

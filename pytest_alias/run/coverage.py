@@ -110,11 +110,14 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
         for task, condition in pairs:
             reason = self_check(condition, tools=tools, mode=mode, timeout=timeout, cache=cache)
             excluded = behavior_exclusion(task)
+            # Appendix J's eligibility first, as validate-grader applies it (a random-valued spec is
+            # ineligible whether or not its self-check happens to pass); a failed self-check still
+            # makes the task not gradeable, so its items skip the grade.
+            if excluded is not None:
+                ineligible[task.id] = excluded
             if reason is not None:
                 not_gradeable[task.id] = reason
-            elif excluded is not None:
-                ineligible[task.id] = excluded
-            else:
+            if excluded is None and reason is None:
                 covered.add(task.id)
             progress.update(1)
     ineligible.update({task.id: "task has no TLC configuration" for task, condition in tasks if condition.cfg is None})

@@ -91,7 +91,7 @@ class Workspace:
             return self._prepared
         prepared = prepare_all(self.condition_cache, self.tasks(), kinds or self.config.conditions,
                                seed=self.config.seed, meaningful_maps=self.config.meaningful_maps,
-                               tools=lambda: self.tools, live=live)
+                               tools=lambda: self.tools, live=live, rename_maps=self.config.rename_maps)
         if own:
             self._prepared = prepared
         return prepared

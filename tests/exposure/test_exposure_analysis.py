@@ -208,3 +208,43 @@ def test_the_report_verdict_cites_the_membership_aurocs(tmp_path: Path, capsys: 
     assert "does not separate seen from unseen" in row["reading"] or "separates the fine-tuned" in row["reading"]
     assert '<a id="exposure"></a>' in (tmp_path / "out" / "report.md").read_text()
     assert 'id="exposure"' in (tmp_path / "out" / "report.html").read_text()
+def _both_grades() -> list[dict[str, Any]]:
+    """The records with a behavior verdict equal to the name verdict, for a task-pair and a spec-only arm."""
+    rows = []
+    for row in records():
+        verdict = row["grades"]["name"]
+        rows.append({**row, "grades": {"name": verdict, "behavior": dict(verdict)}})
+        note = {**row["generation"]["exposure"], "arm": "spec-only"}
+        rows.append({**rows[-1], "model": "s" + row["model"], "generation": {**row["generation"], "exposure": note}})
+    return rows
+
+
+def test_behavior_rows_are_on_the_covered_tasks_and_the_name_rows_on_all(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Table 2, F.1 and O.1 as the paper has them: behavior on the covered tasks (its 90), name on all (110)."""
+    analysis = analyse(_both_grades(), SPLIT, resamples=500, covered={"t1", "t4", "elsewhere"})
+    chosen = {(e.arm, e.measure): e for e in analysis.effects if e.subset == "all"}
+    behavior, name = chosen[("task-pair", "behavior")], chosen[("task-pair", "name")]
+    assert behavior.tasks == ("t1", "t4") and len(name.tasks) == 4
+    assert behavior.result.exposure_original.mean == pytest.approx(25.0)  # (0.5 + 0) / 2, not name's 37.5
+    assert name.result.exposure_original.mean == pytest.approx(37.5)
+    from pytest_alias.exposure.tables import render_markdown
+
+    shown = render_markdown(analysis)
+    assert "Behavior rows on the 3 tasks the behavior grade covers" in shown
+    assert "| Correct, behavior | 2 | 25.0 [" in shown and "| Correct, name | 4 | 37.5 [" in shown
+    assert "Exposure effect, original descriptions (behavior, n=2) | 25.0 [" in shown  # Table O.1
+    assert "no covered set known" in render_markdown(analyse(_both_grades(), SPLIT, resamples=300))
+    split_file, validation = tmp_path / "split.json", tmp_path / "validation.json"
+    SPLIT.write(split_file)
+    validation.write_text(json.dumps({"tasks": [{"task": "t1", "covered": True}, {"task": "t4", "covered": True},
+                                                {"task": "t2", "covered": False}]}))
+    bare, run = tmp_path / "bare.json", tmp_path / "run.json"
+    bare.write_text(json.dumps({"metadata": {}, "aggregate": {}, "records": _both_grades()}))
+    run.write_text(json.dumps({"metadata": {"coverage": {"covered": ["t1", "t4"]}, "covered_restricts_rates": True},
+                               "aggregate": {}, "records": _both_grades()}))
+    for argv in ([str(bare), "--covered", str(validation)], [str(run)]):
+        capsys.readouterr()
+        assert main(["exposure", *argv, "--split", str(split_file), "--resamples", "300"]) == 0
+        assert "| Correct, behavior | 2 | 25.0 [" in capsys.readouterr().out
+    assert main(["exposure", str(bare), "--split", str(split_file), "--covered", str(split_file)]) == 2

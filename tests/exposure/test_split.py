@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,43 @@ def test_a_changed_task_is_noticed() -> None:
     check_versions(split, [task("a"), task("b")])
     with pytest.raises(SplitError, match="changed since"):
         check_versions(split, [task("a", "x' = 5")])
+
+
+def test_a_published_split_is_rebuilt_on_this_machines_tasks(tmp_path: Path) -> None:
+    """``tla-alias split --from FILE``: the published halves (and pool), checked against the suites."""
+    from pytest_alias.exposure.split import published_split
+
+    test = [task(f"t{i}", f"x' = {i}") for i in range(5)]
+    pool = [task("p1", "x' = 98"), task("p2", "x' = 99")]
+    published = tmp_path / "published.json"
+    published.write_text(json.dumps({"A": ["t4", "t0"], "B": ["t1", "t2", "t3"], "pool": ["p2"]}))
+    split = published_split(published, test, suite="here", pool=pool, pool_suite="there")
+    assert split.halves == {"A": ("t0", "t4"), "B": ("t1", "t2", "t3")} and split.pool == ("p2",)
+    assert split.seed is None and split.versions["t4"] == test[4].version
+    split.write(tmp_path / "split.json")
+    assert load_split(tmp_path / "split.json") == split  # a file every later step reads as its own
+    # A tla-alias split file is itself a published split: the same halves come back.
+    drawn = make_split(test, seed=3, suite="here")
+    drawn.write(tmp_path / "drawn.json")
+    assert published_split(tmp_path / "drawn.json", test, suite="here").halves == drawn.halves
+    for document, message in (({"A": ["t0", "t9"], "B": ["t1"]}, "1 id(s) of half A are not tasks of here: t9"),
+                              ({"A": ["t0", "t1"], "B": ["t1"]}, "share 1 task"),
+                              ({"halves": {"A": ["t0"]}}, "expected halves A and B"),
+                              ({"A": ["t0"], "B": ["t1"], "pool": ["t2"]}, "pool id"),
+                              ({"A": "t0", "B": ["t1"]}, "half A must be a list of task ids")):
+        published.write_text(json.dumps(document))
+        with pytest.raises(SplitError, match=re.escape(message)):
+            published_split(published, test, suite="here", pool=pool, pool_suite="there")
+
+
+def test_the_split_command_takes_a_published_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_alias.cli import main
+
+    published = tmp_path / "published.json"
+    published.write_text(json.dumps({"A": ["barrier", "die-hard"], "B": ["hour-clock", "ticket-dispenser"]}))
+    assert main(["split", "builtin", "--from", str(published), "--out", str(tmp_path / "split.json")]) == 0
+    assert f"(from {published}): A 2 tasks, B 2 tasks" in capsys.readouterr().out
+    assert load_split(tmp_path / "split.json").halves["A"] == ("barrier", "die-hard")
+    published.write_text(json.dumps({"A": ["barrier", "no-such-task"], "B": ["hour-clock"]}))
+    assert main(["split", "builtin", "--from", str(published), "--out", str(tmp_path / "other.json")]) == 2
+    assert "no-such-task" in capsys.readouterr().err and not (tmp_path / "other.json").exists()

@@ -206,3 +206,23 @@ def test_sany_loaded_modules_reads_both_kinds_of_line() -> None:
     assert loaded_writer(json_only, ['X == ToJson(1)']) is None
     assert "JsonSerialize" in str(loaded_writer(json_only, ['X == JsonSerialize("f", <<>>)']))
     assert loaded_writer(json_only, ['X == "JsonSerialize"']) is None  # a string is not a use
+
+
+def test_covered_auto_and_validate_grader_give_the_same_covered_set(tasks: dict[str, Task], tools, tmp_path) -> None:
+    """``--alias-covered=auto`` (the run's self-check) applies appendix J's eligibility rules exactly as
+    ``validate-grader`` does: a random-valued spec and a tool fixture pass against themselves yet are
+    not covered, and a task without a cfg is not either."""
+    from pytest_alias.run.coverage import compute_coverage
+
+    body = "EXTENDS TLC\nVARIABLE x\nInit == x = RandomElement({0, 1})\nNext == x' = x\n"
+    dice = Task("dice", "", {"Dice": f"---- MODULE Dice ----\n{body}====\n"}, cfg="INIT Init\nNEXT Next\n")
+    fixture = Task("fix", "", {"Fix": "---- MODULE Fix ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"},
+                   cfg="INIT Init\nNEXT Next\n", source="tlaplus/tlaplus:tlatools/test-model/Fix.tla")
+    nocfg = Task("nocfg", "", {"NoCfg": "---- MODULE NoCfg ----\nVARIABLE x\nInit == x = 0\n====\n"})
+    chosen = [dice, fixture, nocfg, tasks["barrier"], tasks["die-hard"]]
+    table = validate_grader(chosen, tools=tools, workers=1, mutant_limit=0, timeout=60)
+    coverage = compute_coverage([(task, task.original()) for task in chosen], tools=tools, mode="paper", timeout=60,
+                                cache_root=tmp_path, live=False)
+    assert coverage.covered == {t.task_id for t in table.tasks if t.covered} == {"barrier", "die-hard"}
+    assert dict(coverage.ineligible) == {t.task_id: t.notes["eligible"] for t in table.tasks if not t.eligible}
+    assert set(coverage.ineligible) == {"dice", "fix", "nocfg"} and set(coverage.not_gradeable) <= {"dice"}

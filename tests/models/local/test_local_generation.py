@@ -163,3 +163,20 @@ def test_a_prefix_starts_the_answer_and_counts_toward_the_module(tiny: LocalMode
     assert out.text == CLOSED and out.prefix == MODULE_LINES[0]
     assert out.finish_reason == "stop" and not out.truncated
     assert out.usage["output_tokens"] == 4  # the prefix is not the model's own output
+
+
+def test_the_inference_dtype_is_part_of_the_identity(tiny_dir: Path, tmp_path: Path) -> None:
+    """A generation stored under one precision is not served to a run in another."""
+    plain = create_local(str(tiny_dir), prompt_style="raw", max_new_tokens=6)
+    half = create_local(str(tiny_dir), prompt_style="raw", max_new_tokens=6, dtype="bf16")
+    assert plain.identity.endswith("|dtype=float32")  # auto on a CPU
+    assert half.identity.endswith("|dtype=bfloat16") and half.identity != plain.identity
+    assert create_local(str(tiny_dir), prompt_style="raw", max_new_tokens=6, dtype="float32").identity == plain.identity
+    store = GenerationStore(tmp_path / "store", "rw")
+    store.generate(plain, [request("Write a clock.")], DecodingParams())
+    from pytest_alias.models.store import StoreMissError
+
+    with pytest.raises(StoreMissError, match="holds no output"):
+        GenerationStore(tmp_path / "store", "ro").generate(half, [request("Write a clock.")], DecodingParams())
+    with pytest.raises(ValueError, match="unknown dtype 'float8'"):
+        create_local(str(tiny_dir), dtype="float8")
