@@ -104,7 +104,9 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     settings = workspace.config
     return [f"alias: models {', '.join(settings.models)}; grade {settings.grade}; suite {settings.suite}; "
             f"conditions {','.join(settings.conditions)}; samples {settings.samples}; seed {settings.seed}; "
-            f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}", deviation_line(settings)]
+            f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}"
+            + (f"; renaming seeds {', '.join(map(str, settings.renaming_seeds()))}" if settings.rename_seeds > 1 else ""),
+            deviation_line(settings)]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -141,7 +143,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         case = alias_case_of(item)
         if case is not None:
-            item.extra_keyword_matches.update({case.task.id, case.condition.kind, case.model})
+            item.extra_keyword_matches.update({case.task.id, case.condition.kind, case.condition.label, case.model})
 
 
 @contextlib.contextmanager

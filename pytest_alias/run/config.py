@@ -74,6 +74,7 @@ class RunConfig:
     conditions: tuple[str, ...] = ("original", "random")
     samples: int = 5
     seed: int = 0
+    rename_seeds: int = 1  # renamings per task (random condition); the paper renames once
     timeout: float = 300.0
     mode: str = "paper"
     cache_dir: Path | None = None
@@ -119,6 +120,7 @@ class RunConfig:
             covered=_covered(covered_value),
             covered_source=str(covered_value) if covered_value and covered_value != "auto" else None,
             save_outputs=Path(options["save_outputs"]).expanduser() if options.get("save_outputs") else None,
+            rename_seeds=int(options.get("rename_seeds") or 1),
         )
 
     def settings(self) -> dict[str, Any]:
@@ -127,4 +129,11 @@ class RunConfig:
                 "conditions": list(self.conditions), "samples": self.samples, "seed": self.seed,
                 "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
                 "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
-                "covered": "auto" if self.covered == "auto" else self.covered_source}
+                "covered": "auto" if self.covered == "auto" else self.covered_source,
+                **({"rename_seeds": self.rename_seeds} if self.rename_seeds != 1 else {})}  # today's shape at 1
+
+    def renaming_seeds(self) -> list[int]:
+        """The seeds the random condition is built with (the run's seed first)."""
+        from ..cir.conditions import rename_seeds
+
+        return rename_seeds(self.seed, self.rename_seeds)

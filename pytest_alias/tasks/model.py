@@ -88,6 +88,9 @@ class Condition(_ModuleTexts):
     cfg: str | None
     name_map: tuple[tuple[str, str], ...]  # old name → new name; empty for the original
     seed: int | None = None
+    #: Which of the run's renaming seeds built it (``--alias-rename-seeds``): 0 is the run's own seed.
+    #: Not part of ``version`` (the seed itself is): the same renaming is the same condition.
+    rename_seed: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in CONDITION_KINDS:
@@ -103,13 +106,20 @@ class Condition(_ModuleTexts):
         return dict(self.name_map)
 
     @property
+    def label(self) -> str:
+        """The condition as item ids and generation keys name it: the kind, and ``-s<k>`` for the
+        run's extra renaming seeds (``random-s2``), so seed 0 keeps today's names."""
+        return f"{self.kind}-s{self.rename_seed}" if self.rename_seed else self.kind
+
+    @property
     def version(self) -> str:
         return _digest(TASK_SCHEMA_VERSION, self.task_id, self.kind, self.description, self.modules, self.cfg,
                        self.name_map, self.seed)
 
     def to_dict(self) -> dict[str, Any]:
         return {"task": self.task_id, "condition": self.kind, "description": self.description,
-                "modules": dict(self.modules), "cfg": self.cfg, "map": dict(self.name_map), "seed": self.seed}
+                "modules": dict(self.modules), "cfg": self.cfg, "map": dict(self.name_map), "seed": self.seed,
+                **({"rename_seed": self.rename_seed} if self.rename_seed else {})}  # today's shape for seed 0
 
 
 def _digest(*parts: Any) -> str:
