@@ -97,6 +97,7 @@ class GradeAggregate(TypedDict):
     equivalence_random_meaningful: NotRequired[dict[str, Any]]
     meaningful: NotRequired[dict[str, Any]]  # appendix R on the meaningful-valid tasks
     meaningful_covered: NotRequired[dict[str, Any]]  # … that the behavior grade also covers
+    seeds: NotRequired[dict[str, Any]]  # several renamings per task (report.seeds.seed_analysis)
 
 
 class ModelAggregate(TypedDict):

@@ -21,6 +21,7 @@ from .continuation import continuation_analysis
 from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .positions import first_sample_rate, position_decreases
 from .controls import LISTS, disagreements, known_name_comparison
+from .seeds import SEED_CAPTION, seed_rows, seed_table
 from .tables import decrease_rows, p_value, rate_rows
 
 
@@ -278,6 +279,10 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
             report.sections.append(Section(f"Decreases: {model} (Table 1, Figure S.1)",
                                            "Original − renamed in points with 95% CI, 90% CI and TOST (±5 points), "
                                            "overall and split by hidden names.", header, rows))
+        header, rows = seed_table(entry)
+        if rows:  # several renamings per task (beyond the paper)
+            report.sections.append(Section(f"Several renamings: {model}", SEED_CAPTION, header, rows,
+                                           [row for row in seed_rows(report.aggregate) if row["model"] == model]))
     if covered is not None:
         report.sections.append(coverage_section(records, covered, resamples=resamples, seed=seed))
     else:
