@@ -37,7 +37,7 @@ class Case:
     @property
     def id(self) -> str:
         """``<task>-<condition>[-<model>]-s<k>``: the model part only when several models run; the
-        condition is ``random-s<j>`` for the run's extra renaming seeds (``--alias-rename-seeds``)."""
+        condition is ``random-r<j>`` for the run's extra renaming seeds (``--alias-rename-seeds``)."""
         parts = [id_component(self.task.id), self.condition.label]
         if self.models > 1:
             parts.append(id_component(self.model))

@@ -6,7 +6,7 @@ model wrote it; the ``model`` option keeps one model's lines of a mixed file), `
 condition the text answered, as every record carries them). Lookups are by (task, condition,
 sample), never by prompt, so a recorded file keeps working when prompt wording changes. In a run
 with several renamings (``--alias-rename-seeds``) a line for the j-th extra renaming says
-``"rename_seed": j`` (or names its condition ``random-s<j>``, as item ids do); a line without it
+``"rename_seed": j`` (or names its condition ``random-r<j>``, as item ids do); a line without it
 answers the run's first renaming, so one-seed files keep working. A text
 written for another renaming (another seed) is an error, since grading it against this run's
 names would silently fail or pass it. A file without versions cannot be checked: it warns once.
@@ -22,6 +22,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..vocabulary import condition_label
 from .base import DecodingParams, Generation, GenerationRequest, StopRunError
 
 ReplayKey = tuple[str, str, int]
@@ -62,12 +63,12 @@ def _entry_key(record: Any, where: str) -> ReplayKey:
                               lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0)):
         if record.get(name) is not None and not ok(record[name]):
             raise ReplayError(f"{where}: field {name} must be {wanted}, got {record[name]!r:.40}")
-    # The j-th extra renaming is its own condition (``Condition.label``): random-s<j>.
-    return task, f"{kind}-s{record['rename_seed']}" if record.get("rename_seed") else kind, sample
+    # The j-th extra renaming is its own condition (``Condition.label``): random-r<j>.
+    return task, condition_label(kind, record.get("rename_seed") or 0), sample
 
 
 def _request_key(request: GenerationRequest) -> ReplayKey:
-    """The replay key a request asks for: its condition's label (``random-s2`` for a run's third renaming)."""
+    """The replay key a request asks for: its condition's label (``random-r2`` for a run's third renaming)."""
     return request.task_id, request.condition.label if request.condition is not None else request.kind, request.sample
 
 

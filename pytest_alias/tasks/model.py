@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..options import CONDITION_CHOICES
+from ..vocabulary import condition_label
 from ..tla.specfiles import SpecFiles
 
 #: Bump when the meaning of a Task/Condition field changes: cache keys include it.
@@ -107,9 +108,8 @@ class Condition(_ModuleTexts):
 
     @property
     def label(self) -> str:
-        """The condition as item ids and generation keys name it: the kind, and ``-s<k>`` for the
-        run's extra renaming seeds (``random-s2``), so seed 0 keeps today's names."""
-        return f"{self.kind}-s{self.rename_seed}" if self.rename_seed else self.kind
+        """The condition as item ids and generation keys name it (:func:`condition_label`)."""
+        return condition_label(self.kind, self.rename_seed)
 
     @property
     def version(self) -> str:
