@@ -42,3 +42,17 @@ def test_the_report_repeats_a_saved_runs_deviations(tmp_path) -> None:
     assert recorded_deviations(tmp_path / "missing.json") == []
     assert main(["report", str(saved), "--out", str(tmp_path / "out"), "--resamples", "200"]) == 0
     assert "ran with deviations from the paper: prefill header" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_several_renamings_are_a_named_deviation_and_need_at_least_one() -> None:
+    import pytest
+
+    from pytest_alias.options import OptionError, convert
+    from pytest_alias.run import RunConfig
+
+    settings = RunConfig.from_options({**defaults(), "model": ("reference",), "rename_seeds": 3})
+    assert deviations(settings) == ["3 renamings per task, rates averaged over them (the paper: 1)"]
+    assert settings.settings()["rename_seeds"] == 3 and settings.renaming_seeds()[0] == settings.seed
+    assert OPTIONS_BY_NAME["rename-seeds"].default == 1
+    with pytest.raises(OptionError, match="--alias-rename-seeds must be at least 1"):
+        convert(OPTIONS_BY_NAME["rename-seeds"], "0", "cli")
