@@ -164,7 +164,9 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
             if len(renamings) > 1 and "original" in rates:  # several renamings per task: their own reading
                 per_seed = {k: task_rates([r for r in mine if record_seed(r) == k], model, grade, "random")
                             for k in renamings}
-                entry["seeds"] = seed_analysis(rates["original"], per_seed, resamples=resamples, seed=seed)
+                found_seeds = seed_analysis(rates["original"], per_seed, resamples=resamples, seed=seed)
+                if found_seeds is not None:
+                    entry["seeds"] = found_seeds
                 if "covered" in entry:
                     entry["covered"]["seeds"] = seed_analysis(rates["original"], per_seed, covered,
                                                               resamples=resamples, seed=seed)

@@ -48,9 +48,9 @@ def seed_analysis(original: Mapping[str, float], per_seed: Mapping[int, Mapping[
     wanted = set(tasks) if tasks is not None else None
     by_task: dict[str, dict[int, float]] = {}
     for index, rates in sorted(per_seed.items()):
-        for task, rate in rates.items():
+        for task, value in rates.items():
             if task in original and (wanted is None or task in wanted):
-                by_task.setdefault(task, {})[index] = rate
+                by_task.setdefault(task, {})[index] = value
     if not by_task:
         return None
     ids = sorted(by_task)
