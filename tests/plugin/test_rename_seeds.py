@@ -68,6 +68,18 @@ def _run(pytester: pytest.Pytester, suite: Path, cache: Path, *args: str) -> pyt
                                          "--alias-resamples=500", *args, timeout=900)
 
 
+def _check_designed_numbers(found: dict) -> None:
+    """The multi-seed analysis of the designed replay (the module docstring's numbers)."""
+    assert found["tasks"] == 3 and found["seeds"] == [0, 1, 2]
+    assert [round(100 * row["rate"], 1) for row in found["per_seed"]] == [100.0, 33.3, 66.7]
+    assert [round(row["decrease"], 1) for row in found["per_seed"]] == [0.0, 66.7, 33.3]
+    assert found["rate"]["mean"] == pytest.approx(2 / 3) and found["decrease"]["mean"] == pytest.approx(100 / 3)
+    assert found["decrease"]["ci_low"] <= 100 / 3 <= found["decrease"]["ci_high"]
+    assert found["worst_case"]["mean"] == pytest.approx(200 / 3) and found["worst_case"]["tasks_fell"] == 2
+    assert found["spread"]["decrease"]["sd"] == pytest.approx(statistics.stdev([0, 200 / 3, 100 / 3]))
+    assert (found["spread"]["decrease"]["min"], found["spread"]["decrease"]["max"]) == pytest.approx((0, 200 / 3))
+
+
 def test_several_renamings_give_the_designed_per_seed_rates(pytester: pytest.Pytester, small_suite: Path,
                                                             cache_dir: Path, tmp_path: Path) -> None:
     from pytest_alias.cir.conditions import rename_seeds
@@ -89,15 +101,7 @@ def test_several_renamings_give_the_designed_per_seed_rates(pytester: pytest.Pyt
     assert data["metadata"]["renaming_seeds"] == rename_seeds(0, SEEDS)
     assert data["metadata"]["settings"]["rename_seeds"] == SEEDS
 
-    found = data["aggregate"]["models"][f"replay:{replay}"]["grades"]["name"]["seeds"]
-    assert found["tasks"] == 3 and found["seeds"] == [0, 1, 2]
-    assert [round(100 * row["rate"], 1) for row in found["per_seed"]] == [100.0, 33.3, 66.7]
-    assert [round(row["decrease"], 1) for row in found["per_seed"]] == [0.0, 66.7, 33.3]
-    assert found["rate"]["mean"] == pytest.approx(2 / 3) and found["decrease"]["mean"] == pytest.approx(100 / 3)
-    assert found["decrease"]["ci_low"] <= 100 / 3 <= found["decrease"]["ci_high"]
-    assert found["worst_case"]["mean"] == pytest.approx(200 / 3) and found["worst_case"]["tasks_fell"] == 2
-    assert found["spread"]["decrease"]["sd"] == pytest.approx(statistics.stdev([0, 200 / 3, 100 / 3]))
-    assert (found["spread"]["decrease"]["min"], found["spread"]["decrease"]["max"]) == pytest.approx((0, 200 / 3))
+    _check_designed_numbers(data["aggregate"]["models"][f"replay:{replay}"]["grades"]["name"]["seeds"])
 
     # tla-alias report renders the same numbers from the run file.
     out = tmp_path / "report"
@@ -121,3 +125,15 @@ def test_several_renamings_give_the_designed_per_seed_rates(pytester: pytest.Pyt
     entry = single_data["aggregate"]["models"][f"replay:{replay}"]["grades"]["name"]
     assert "seeds" not in entry and entry["rates"]["random"]["mean"] == 1.0
     assert "renamings per task" not in single.stdout.str()
+
+
+def test_xdist_workers_grade_each_renaming_of_a_task(pytester: pytest.Pytester, small_suite: Path, cache_dir: Path,
+                                                      tmp_path: Path) -> None:
+    replay = _replay(tmp_path / "designed.jsonl", small_suite)
+    report = tmp_path / "n2.json"
+    result = _run(pytester, small_suite, cache_dir, f"--alias-model=replay:{replay}", f"--alias-rename-seeds={SEEDS}",
+                  f"--alias-report={report}", "-n", "2")
+    assert result.ret == 0, result.stdout.str()
+    data = json.loads(report.read_text())
+    assert len(data["records"]) == len(SMALL) * (1 + SEEDS) * 2
+    _check_designed_numbers(data["aggregate"]["models"][f"replay:{replay}"]["grades"]["name"]["seeds"])
