@@ -104,3 +104,11 @@ def test_seed_analysis_degenerate_cases() -> None:
     assert found["rate"]["mean"] == pytest.approx((0.5 + 0.0) / 2)
     single = seed_analysis({"a": 1.0}, {0: {"a": 0.5}}, resamples=200, seed=0)
     assert single["spread"]["decrease"]["sd"] is None and single["decrease"]["mean"] == pytest.approx(50.0)
+
+
+def test_sample_positions_average_a_tasks_renamings() -> None:
+    from pytest_alias.report.positions import position_passes
+
+    # t1's first sample passes under renamings 0 and 2 (4 and 2 passes) and fails under 1 (0 passes).
+    first = position_passes(_records(), "m", "name", "random")[0]
+    assert first == pytest.approx({"t0": 1.0, "t1": 2 / 3, "t2": 2 / 3, "t3": 2 / 3})
