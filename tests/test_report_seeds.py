@@ -112,3 +112,13 @@ def test_sample_positions_average_a_tasks_renamings() -> None:
     # t1's first sample passes under renamings 0 and 2 (4 and 2 passes) and fails under 1 (0 passes).
     first = position_passes(_records(), "m", "name", "random")[0]
     assert first == pytest.approx({"t0": 1.0, "t1": 2 / 3, "t2": 2 / 3, "t3": 2 / 3})
+
+
+def test_gates_read_the_seed_averaged_decrease_and_the_worst_case() -> None:
+    from pytest_alias.report.gates import parse_gate
+
+    result = aggregate(_records(), resamples=500, seed=0)
+    passed, value, message = parse_gate("name.seeds.worst_case.mean<=50").check(result)
+    assert not passed and value == pytest.approx(62.5) and "points" in message
+    passed, value, _ = parse_gate("name.seeds.decrease.mean<=40pt").check(result)
+    assert passed and value == pytest.approx(result["models"]["m"]["grades"]["name"]["seeds"]["decrease"]["mean"])
