@@ -46,3 +46,21 @@ def test_the_cache_keys_by_seed_and_each_run_gives_its_own_index(tools, tmp_path
     (condition, reason), = again.prepare(task, ["random"], seed=rename_seeds(0, 2)[1], meaningful_maps=None,
                                          tools=lambda: pytest.fail("built again"))
     assert again.built == 0 and condition.rename_seed == 0 and condition.version == prepared[2][0].version
+
+
+def test_build_prepares_a_runs_further_renamings_ahead(tools, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    import shutil
+
+    from conftest import BUILTIN_TASKS
+    from pytest_alias.cli import main
+
+    shutil.copytree(BUILTIN_TASKS / "hour-clock", tmp_path / "suite" / "hour-clock")
+    cache = tmp_path / "cache"
+    assert main(["--cache-dir", str(cache), "build", str(tmp_path / "suite"), "--out", str(tmp_path / "set"),
+                 "--rename-seeds", "3"]) == 0
+    assert "2/2 further renamings verified (2 per task" in capsys.readouterr().out
+    task = load_suite(str(tmp_path / "suite"))[0]
+    reader = ConditionCache(cache, tools.toolchain.jar.sha256)
+    prepared = reader.prepare(task, ["random"], seed=0, meaningful_maps=None, renamings=3,
+                              tools=lambda: pytest.fail("a run rebuilt what build prepared"))
+    assert [(c.rename_seed, reason) for c, reason in prepared] == [(0, None), (1, None), (2, None)]
