@@ -76,7 +76,7 @@ def test_rows_table_and_summary_carry_the_numbers() -> None:
     assert rows[1]["decrease"] == pytest.approx(100 * (0.75 - 0.375))
     header, table = seed_table(result["models"]["m"])
     assert len(table) == 2 and table[0][0] == "name" and table[1][0] == "name (covered tasks)"
-    assert "s1 50.0% /" in table[0][5] and "fell on 3 tasks" in table[0][7]
+    assert "r1 50.0% /" in table[0][5] and "fell on 3 tasks" in table[0][7]
     text = "\n".join(summary_lines(result))
     assert "Several renamings per task" in text and "worst case per task" in text
 

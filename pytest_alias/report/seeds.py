@@ -110,7 +110,7 @@ def seed_rows(aggregate: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 SEED_HEADER = ["grade", "tasks", "seeds", "random rate, averaged [95% CI]", "decrease, averaged [95% CI]",
-               "per seed: rate / decrease", "decrease across seeds: min, max, SD", "worst case per task"]
+               "per renaming r<j>: rate / decrease", "decrease across seeds: min, max, SD", "worst case per task"]
 
 #: What the table's numbers are (the report's caption, the summary's note).
 SEED_CAPTION = ("Several renamings per task (--alias-rename-seeds): the random rate and original − random decrease "
@@ -134,7 +134,7 @@ def seed_table(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[str
                 continue
             rate, decrease, worst = analysis["rate"], analysis["decrease"], analysis["worst_case"]
             spread = analysis["spread"]["decrease"]
-            per_seed = ", ".join(f"s{r['rename_seed']} {100 * r['rate']:.1f}% / {r['decrease']:+.1f}"
+            per_seed = ", ".join(f"r{r['rename_seed']} {100 * r['rate']:.1f}% / {r['decrease']:+.1f}"
                                  + (f" (n={r['tasks']})" if r["tasks"] != analysis["tasks"] else "")
                                  for r in analysis["per_seed"])
             rows.append([label, str(analysis["tasks"]), str(len(analysis["seeds"])),

@@ -87,8 +87,9 @@ def test_several_renamings_give_the_designed_per_seed_rates(pytester: pytest.Pyt
 
     replay = _replay(tmp_path / "designed.jsonl", small_suite)
     report = tmp_path / "run.json"
+    saved = tmp_path / "saved.jsonl"
     result = _run(pytester, small_suite, cache_dir, f"--alias-model=replay:{replay}", f"--alias-rename-seeds={SEEDS}",
-                  f"--alias-report={report}", "-v")
+                  f"--alias-report={report}", f"--alias-save-outputs={saved}", "-v")
     assert result.ret == 0, result.stdout.str()
     result.stdout.fnmatch_lines(["*renaming seeds 0, *", "*3 renamings per task, rates averaged over them*",
                                  "*test_tla?die_hard-random-r1-s0? XFAIL*", "*Several renamings per task*"])
@@ -102,6 +103,12 @@ def test_several_renamings_give_the_designed_per_seed_rates(pytester: pytest.Pyt
     assert data["metadata"]["settings"]["rename_seeds"] == SEEDS
 
     _check_designed_numbers(data["aggregate"]["models"][f"replay:{replay}"]["grades"]["name"]["seeds"])
+    # --alias-save-outputs keeps each renaming's texts apart, so they replay as they were graded.
+    from pytest_alias.models.replay import load_replay
+
+    kept = load_replay(saved)
+    assert len(kept) == len(SMALL) * (1 + SEEDS) * 2 and kept[("die-hard", "random-r1", 0)]["text"] == NOT_A_SPEC
+    assert kept[("die-hard", "random-r2", 0)]["text"] != NOT_A_SPEC
 
     # tla-alias report renders the same numbers from the run file.
     out = tmp_path / "report"
@@ -110,7 +117,7 @@ def test_several_renamings_give_the_designed_per_seed_rates(pytester: pytest.Pyt
     section = next(s for s in sections if s["title"].startswith("Several renamings"))
     assert section["data"][0]["worst_case"] == pytest.approx(200 / 3)
     assert section["data"][0]["decrease"] == pytest.approx(100 / 3)
-    assert "s1 33.3% / +66.7" in section["rows"][0][5]
+    assert "r1 33.3% / +66.7" in section["rows"][0][5]
 
     # The one-seed run (the paper's, the default) on the same replay: today's ids and records, and
     # its items are the multi-seed run's seed-0 items.
