@@ -71,7 +71,7 @@ def test_rows_table_and_summary_carry_the_numbers() -> None:
     rows = seed_rows(result)
     assert [(r["grade"], r["tasks_scope"], r["tasks"], r["seeds"]) for r in rows] == [
         ("name", "all", 4, 3), ("name", "covered", 2, 3)]
-    assert rows[0]["worst_case"] == pytest.approx(62.5) and rows[0]["per_seed_rates"][1] == pytest.approx(0.5)
+    assert rows[0]["worst_case"] == pytest.approx(62.5) and rows[0]["per_seed"][1]["rate"] == pytest.approx(0.5)
     # Covered t1, t2: original (1 + 0.5) / 2, random ((4 + 0 + 2) / 12 + (2 + 0 + 1) / 12) / 2.
     assert rows[1]["decrease"] == pytest.approx(100 * (0.75 - 0.375))
     header, table = seed_table(result["models"]["m"])

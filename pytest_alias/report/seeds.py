@@ -97,8 +97,7 @@ def seed_rows(aggregate: Mapping[str, Any]) -> list[dict[str, Any]]:
                                                                                   analysis["rate"]["ci_high"]],
                     "decrease": analysis["decrease"]["mean"],
                     "decrease_ci": [analysis["decrease"]["ci_low"], analysis["decrease"]["ci_high"]],
-                    "per_seed_decreases": {r["rename_seed"]: r["decrease"] for r in analysis["per_seed"]},
-                    "per_seed_rates": {r["rename_seed"]: r["rate"] for r in analysis["per_seed"]},
+                    "per_seed": [dict(r) for r in analysis["per_seed"]],  # rename_seed, tasks, rate, decrease
                     "decrease_min": analysis["spread"]["decrease"]["min"],
                     "decrease_max": analysis["spread"]["decrease"]["max"],
                     "decrease_sd": analysis["spread"]["decrease"]["sd"],
