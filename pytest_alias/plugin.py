@@ -124,7 +124,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
     params = []
     for case in cases:
-        marks = [pytest.mark.alias(task=case.task.id, condition=case.condition.kind, sample=case.sample, model=case.model)]
+        renaming = ({"rename_seed": case.condition.rename_seed}  # -m "alias(rename_seed=2)" in multi-seed runs
+                    if workspace.config.rename_seeds > 1 and case.condition.kind == "random" else {})
+        marks = [pytest.mark.alias(task=case.task.id, condition=case.condition.kind, sample=case.sample, model=case.model,
+                                   **renaming)]
         if case.skip_reason:
             marks.append(pytest.mark.skip(reason=case.skip_reason))
         params.append(pytest.param(case, id=case.id, marks=marks))

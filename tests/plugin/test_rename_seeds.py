@@ -144,3 +144,10 @@ def test_xdist_workers_grade_each_renaming_of_a_task(pytester: pytest.Pytester, 
     data = json.loads(report.read_text())
     assert len(data["records"]) == len(SMALL) * (1 + SEEDS) * 2
     _check_designed_numbers(data["aggregate"]["models"][f"replay:{replay}"]["grades"]["name"]["seeds"])
+
+
+def test_the_marker_selects_one_renaming(pytester: pytest.Pytester, small_suite: Path, cache_dir: Path) -> None:
+    result = _run(pytester, small_suite, cache_dir, "--alias-model=reference", f"--alias-rename-seeds={SEEDS}",
+                  "--collect-only", "-q", "-m", "alias(rename_seed=2)")
+    ids = [line.split("[", 1)[1].rstrip("]") for line in result.stdout.lines if "test_tla[" in line]
+    assert len(ids) == len(SMALL) * 2 and all("-random-r2-" in i for i in ids)
