@@ -36,8 +36,9 @@ class Case:
 
     @property
     def id(self) -> str:
-        """``<task>-<condition>[-<model>]-s<k>``: the model part only when several models run."""
-        parts = [id_component(self.task.id), self.condition.kind]
+        """``<task>-<condition>[-<model>]-s<k>``: the model part only when several models run; the
+        condition is ``random-r<j>`` for the run's extra renaming seeds (``--alias-rename-seeds``)."""
+        parts = [id_component(self.task.id), self.condition.label]
         if self.models > 1:
             parts.append(id_component(self.model))
         parts.append(f"s{self.sample}")
@@ -45,7 +46,8 @@ class Case:
 
     @property
     def key(self) -> tuple[str, str, int, str]:
-        return (self.task.id, self.condition.kind, self.sample, self.model)
+        """(task, condition label, sample, model): one generation per key, one per renaming seed."""
+        return (self.task.id, self.condition.label, self.sample, self.model)
 
 
 def build_cases(

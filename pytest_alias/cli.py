@@ -243,6 +243,15 @@ def cmd_build(args: argparse.Namespace) -> int:
         for report in summary.reports:
             if not report.verified:
                 print(f"{report.task.id}: map refused: {report.to_dict()['failure']}")
+    if args.rename_seeds > 1:  # a run's further renamings (--alias-rename-seeds), built ahead into the cache
+        from .cir.prepared import prepare_all
+
+        prepared = prepare_all(cache, tasks, ["random"], seed=args.seed, meaningful_maps=None, tools=lambda: tools,
+                               live=sys.stderr.isatty(), description="building further renamings",
+                               renamings=args.rename_seeds)
+        extra = [reason for _, conditions in prepared for _, reason in conditions[1:]]
+        print(f"{sum(reason is None for reason in extra)}/{len(extra)} further renamings verified "
+              f"({args.rename_seeds - 1} per task, in the condition cache for --alias-rename-seeds={args.rename_seeds})")
     counts = summary.counts()
     print(f"{counts['verified']}/{counts['tasks']} tasks verified after CIR (the test set); "
           f"{counts['with_cfg']} with a TLC configuration, {counts['no_fixtures_or_random_values']} of them "
@@ -456,6 +465,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="published maps {task id: {old name: new name}}: the renamed condition from them instead "
                             "of the seed (each checked and verified by SANY and TLC; one that fails is refused with "
                             "its reason)")
+    build.add_argument("--rename-seeds", type=integer(1), default=1,
+                       help="also build and verify the further renamings of a run with --alias-rename-seeds=N "
+                            "into the condition cache (default 1: the test set's renaming only)")
     build.set_defaults(handler=cmd_build)
 
     tasks = commands.add_parser("tasks", help="list a suite's tasks and the cfg names their descriptions hide")

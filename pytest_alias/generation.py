@@ -126,6 +126,8 @@ def write_replay_file(path: Path, cases: Sequence[Case], generations: dict[CaseK
         lines.append(json.dumps({"task": case.task.id, "condition": case.condition.kind, "sample": case.sample,
                                  "model": case.model, "text": generation.text,
                                  "finish_reason": generation.finish_reason, "truncated": generation.truncated,
-                                 "condition_version": case.condition.version, "seed": seed}, ensure_ascii=False))
+                                 "condition_version": case.condition.version, "seed": seed,
+                                 **({"rename_seed": case.condition.rename_seed} if case.condition.rename_seed else {})},
+                                ensure_ascii=False))
     atomic_write(path, lambda handle: handle.writelines(line + "\n" for line in lines))
     return len(lines)

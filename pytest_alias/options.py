@@ -124,6 +124,9 @@ OPTIONS: tuple[Option, ...] = (
            ("original", "random"), _conditions),
     Option("samples", "samples per task and condition (default 5)", 5, integer(1)),
     Option("seed", "seed for renaming, sampling and bootstrap (default 0)", 0, integer(0)),
+    Option("rename-seeds", "renamings per task: the random condition built with N seeds (the run's seed first, "
+           "each verified by SANY/TLC); rates and decreases are averaged over them, with the spread and worst "
+           "case (default 1, the paper's single renaming)", 1, integer(1)),
     Option("timeout", "TLC time limit per run in seconds (default 300)", 300.0, seconds),
     Option("mode", "behavior grade: paper (the paper's procedure) or extended (default paper)", "paper",
            choices=MODE_CHOICES),

@@ -106,6 +106,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
             f"conditions {','.join(settings.conditions)}; samples {settings.samples}; seed {settings.seed}; "
             f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}"
             + (f"; renamed names from {settings.rename_map_source}" if settings.rename_map_source else ""),
+            + (f"; renaming seeds {', '.join(map(str, settings.renaming_seeds()))}" if settings.rename_seeds > 1 else ""),
             deviation_line(settings)]
 
 
@@ -124,7 +125,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
     params = []
     for case in cases:
-        marks = [pytest.mark.alias(task=case.task.id, condition=case.condition.kind, sample=case.sample, model=case.model)]
+        renaming = ({"rename_seed": case.condition.rename_seed}  # -m "alias(rename_seed=2)" in multi-seed runs
+                    if workspace.config.rename_seeds > 1 and case.condition.kind == "random" else {})
+        marks = [pytest.mark.alias(task=case.task.id, condition=case.condition.kind, sample=case.sample, model=case.model,
+                                   **renaming)]
         if case.skip_reason:
             marks.append(pytest.mark.skip(reason=case.skip_reason))
         params.append(pytest.param(case, id=case.id, marks=marks))
@@ -143,7 +147,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         case = alias_case_of(item)
         if case is not None:
-            item.extra_keyword_matches.update({case.task.id, case.condition.kind, case.model})
+            item.extra_keyword_matches.update({case.task.id, case.condition.kind, case.condition.label, case.model})
 
 
 @contextlib.contextmanager

@@ -49,6 +49,8 @@ class Record(TypedDict):
     versions: dict[str, Any]
     outcome: NotRequired[str]
     seed: NotRequired[int]
+    #: Which of the run's renamings a random-condition sample answered (runs with --alias-rename-seeds > 1).
+    rename_seed: NotRequired[int]
     #: The byte budgets SANY and TLC ran under: ``output_mb`` (printed), ``graph_mb`` (state-graph dump).
     limits: NotRequired[dict[str, int]]
 
@@ -95,6 +97,7 @@ class GradeAggregate(TypedDict):
     equivalence_random_meaningful: NotRequired[dict[str, Any]]
     meaningful: NotRequired[dict[str, Any]]  # appendix R on the meaningful-valid tasks
     meaningful_covered: NotRequired[dict[str, Any]]  # … that the behavior grade also covers
+    seeds: NotRequired[dict[str, Any]]  # several renamings per task (report.seeds.seed_analysis)
 
 
 class ModelAggregate(TypedDict):

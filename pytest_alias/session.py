@@ -86,6 +86,7 @@ class AliasSession:
                 "resamples": settings.resamples, "settings": settings.settings(),
                 "prefill": settings.prefill, "max_new_tokens": settings.max_new_tokens,
                 "timeout": settings.timeout, "deviations": deviations(settings),
+                "renaming_seeds": settings.renaming_seeds(),  # random condition's seeds: index k is rename_seed k
                 "coverage": coverage.to_dict() if coverage is not None else None,
                 "covered_restricts_rates": settings.covered is not None,
                 "complete": not (self.interrupted or self.lost), "interrupted": self.interrupted,

@@ -17,6 +17,9 @@ returns a small frozen dataclass with a ``to_dict`` for reports.
 * :func:`auroc` (Mann–Whitney: the chance a positive outscores a negative,
   ties counting one half) and :func:`task_auroc` (seen versus unseen scores
   aligned by task, with a bootstrap over tasks) rate membership signals.
+* :func:`two_level_bootstrap` gives a mean over tasks of per-task means over
+  renaming seeds with an interval from resampling tasks, then seeds within
+  each drawn task (several renamings per task, beyond the paper).
 
 Units: rates are fractions in ``[0, 1]`` and every difference, interval and
 margin here is in the same units.  Reports multiply by :data:`POINTS` (100) to
@@ -57,6 +60,8 @@ __all__ = [
     "permutation_test",
     "sign_test",
     "spearman",
+    "TwoLevelMean",
+    "two_level_bootstrap",
 ]
 
 #: Factor that turns a fraction (rate or rate difference) into percentage points.
@@ -244,6 +249,80 @@ def paired_difference(
     return _paired(
         a_arr - b_arr, _check_resamples(resamples), _check_seed(seed), _check_confidence(confidence)
     )
+
+
+# --- two-level bootstrap (tasks, then seeds) ---------------------------------
+
+
+@dataclass(frozen=True)
+class TwoLevelMean:
+    """Mean over tasks of each task's mean over its seeds, with a two-level bootstrap interval."""
+
+    mean: float
+    ci_low: float
+    ci_high: float
+    tasks: int
+    seeds: int  # the most seeds any task has
+    confidence: float = 0.95
+
+    def scaled(self, factor: float = POINTS) -> TwoLevelMean:
+        """The same result with mean and interval multiplied (e.g. into points)."""
+        return replace(self, mean=self.mean * factor, ci_low=self.ci_low * factor, ci_high=self.ci_high * factor)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python fields, ready for JSON."""
+        return asdict(self)
+
+
+#: Seed draws held in memory at once by :func:`two_level_bootstrap` (part of its definition: the
+#: draws are made chunk by chunk, so changing it changes the intervals).
+_TWO_LEVEL_CHUNK = 2_000_000
+
+
+def two_level_bootstrap(
+    values: Sequence[Sequence[float]],
+    *,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> TwoLevelMean:
+    """Mean over tasks of per-task seed means, with a percentile CI from a two-level bootstrap.
+
+    ``values[i]`` holds task ``i``'s value under each of its seeds (tasks may have different numbers
+    of seeds, at least one each).  Each resample draws the tasks with replacement, then, for every
+    drawn task, as many of its seeds as it has, with replacement; the statistic is the mean over the
+    drawn tasks of their drawn seeds' mean.  So the interval carries both the variation between
+    tasks and the variation between renamings of one task.  With one seed per task it is exactly the
+    task bootstrap of :func:`paired_difference` (same seed, same task draws).
+    """
+    resamples, seed, confidence = _check_resamples(resamples), _check_seed(seed), _check_confidence(confidence)
+    rows = [_vector(list(task), f"values[{i}]") for i, task in enumerate(values)]
+    if not rows:
+        raise ValueError("values is empty: need at least one task")
+    counts = np.array([row.size for row in rows])
+    # A task × seed matrix, padded; padding is never drawn (indices stay below each task's count).
+    matrix = np.zeros((len(rows), int(counts.max())))
+    for i, row in enumerate(rows):
+        matrix[i, : row.size] = row
+    rng = np.random.default_rng(seed)
+    # Tasks first, drawn exactly as _bootstrap_means draws them.
+    tasks = rng.integers(0, len(rows), size=(resamples, len(rows)))
+    drawn_counts = counts[tasks]
+    if counts.max() == 1:
+        boot = matrix[tasks, 0].mean(axis=1)
+    else:
+        boot = np.empty(resamples)
+        width = matrix.shape[1]
+        step = max(1, _TWO_LEVEL_CHUNK // (len(rows) * width))  # bounded memory for large runs
+        for start in range(0, resamples, step):
+            chosen, counts_here = tasks[start:start + step], drawn_counts[start:start + step, :, None]
+            picks = np.floor(rng.random((chosen.shape[0], len(rows), width)) * counts_here).astype(int)
+            used = np.arange(width) < counts_here  # a task with m seeds draws m of them
+            drawn = np.where(used, matrix[chosen[..., None], picks], 0.0)
+            boot[start:start + step] = (drawn.sum(axis=2) / counts_here[..., 0]).mean(axis=1)
+    low, high = _percentile_interval(boot, confidence)
+    return TwoLevelMean(mean=float(np.mean([row.mean() for row in rows])), ci_low=low, ci_high=high,
+                        tasks=len(rows), seeds=int(counts.max()), confidence=confidence)
 
 
 # --- sign test ---------------------------------------------------------------

@@ -20,6 +20,13 @@ CONDITIONS: tuple[str, ...] = ("original", "random", "meaningful")
 STORE_MODES: tuple[str, ...] = ("rw", "ro", "refresh", "off")
 
 
+def condition_label(kind: str, rename_seed: int = 0) -> str:
+    """A condition as item ids, generation keys and replay files name it: ``kind``, or ``kind-r<j>``
+    for a run's j-th extra renaming (``--alias-rename-seeds``; ``random-r2``), so renaming 0 keeps
+    today's names. ``r`` for renaming: ``-s<k>`` already ends every item id as the sample."""
+    return f"{kind}-r{rename_seed}" if rename_seed else kind
+
+
 class Stage(StrEnum):
     """How far a grade got before its verdict (``details["stage"]`` of every grade result)."""
 

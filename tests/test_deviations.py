@@ -58,3 +58,30 @@ def test_byte_budgets_other_than_the_defaults_are_named(monkeypatch) -> None:
     assert "SANY/TLC output limit 8 MB" in deviation_line(settings)
     monkeypatch.setenv("ALIAS_GRAPH_LIMIT_MB", "lots")  # unusable: the start-up check refuses the run, not this line
     assert deviations(settings) == []
+def test_several_renamings_are_a_named_deviation_and_need_at_least_one() -> None:
+    import pytest
+
+    from pytest_alias.options import OptionError, convert
+    from pytest_alias.run import RunConfig
+
+    settings = RunConfig.from_options({**defaults(), "model": ("reference",), "rename_seeds": 3})
+    assert deviations(settings) == ["3 renamings per task, rates averaged over them (the paper: 1)"]
+    assert settings.settings()["rename_seeds"] == 3 and settings.renaming_seeds()[0] == settings.seed
+    assert OPTIONS_BY_NAME["rename-seeds"].default == 1
+    with pytest.raises(OptionError, match="--alias-rename-seeds must be at least 1"):
+        convert(OPTIONS_BY_NAME["rename-seeds"], "0", "cli")
+
+
+def test_published_maps_and_several_seeds_are_refused_together(tmp_path) -> None:
+    import json
+
+    import pytest
+
+    from pytest_alias.errors import UsageProblem
+    from pytest_alias.run import RunConfig
+
+    maps = tmp_path / "maps.json"
+    maps.write_text(json.dumps({"t": {"x": "y"}}))
+    with pytest.raises(UsageProblem, match="cannot be combined"):
+        RunConfig.from_options({**defaults(), "model": ("reference",), "rename_map": str(maps), "rename_seeds": 2})
+    assert RunConfig.from_options({**defaults(), "model": ("reference",), "rename_map": str(maps)}).rename_maps

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
@@ -52,6 +53,17 @@ def _condition(task: Task, kind: str, renaming: Renaming, seed: int | None) -> C
 
 def _verified(task: Task, renaming: Renaming, tools: TlaTools | None, timeout: float) -> Verification:
     return verify_renaming(task.module_map, task.cfg, renaming.modules, renaming.cfg, tools=tools, timeout=timeout)
+
+
+def rename_seeds(seed: int, count: int) -> list[int]:
+    """The run's ``count`` renaming seeds: the run's own ``seed`` first (so a one-seed run is the
+    paper's, and a subset of any multi-seed run), then seeds derived from it by hashing, so they are
+    the same on every machine and do not collide with the small seeds people pass by hand."""
+    if count < 1:
+        raise ValueError(f"the number of renaming seeds must be at least 1, not {count}")
+    derived = (int.from_bytes(hashlib.sha256(f"alias-rename-seed:{seed}:{index}".encode()).digest()[:4], "big")
+               for index in range(1, count))
+    return [seed, *derived]
 
 
 def random_condition(task: Task, seed: int, *, tools: TlaTools | None = None, verify: bool = True,

@@ -10,6 +10,7 @@ change to any of them is a miss, never a stale condition.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any, Callable, Mapping
 
 from ..tasks.model import Condition, Task
 from ..tla.cache import RunCache, content_key, default_cache_dir
-from .conditions import RenamedCondition, meaningful_condition, published_condition, random_condition
+from .conditions import RenamedCondition, meaningful_condition, published_condition, random_condition, rename_seeds
 
 #: Bump when renaming or verification would give a different condition for the same inputs.
 RENAMING_VERSION = 2
@@ -30,7 +31,8 @@ def condition_from_dict(data: Mapping[str, Any]) -> Condition:
     """Rebuild a condition written by ``Condition.to_dict`` (module order kept: main first)."""
     return Condition(str(data["task"]), str(data["condition"]), str(data["description"]),
                      tuple((str(k), str(v)) for k, v in dict(data["modules"]).items()), data.get("cfg"),
-                     tuple((str(k), str(v)) for k, v in dict(data.get("map") or {}).items()), data.get("seed"))
+                     tuple((str(k), str(v)) for k, v in dict(data.get("map") or {}).items()), data.get("seed"),
+                     int(data.get("rename_seed") or 0))
 
 
 def condition_key(task: Task, kind: str, seed: int, proposed: Mapping[str, str] | None, jar: str, *,
@@ -56,8 +58,9 @@ class ConditionCache:
     def prepare(self, task: Task, kinds: tuple[str, ...] | list[str], *, seed: int,
                 meaningful_maps: Mapping[str, Mapping[str, str]] | None,
                 tools: Callable[[], Any],
-                rename_maps: Mapping[str, Mapping[str, str]] | None = None) -> list[Prepared]:
-        """The requested conditions of ``task``, read from the cache or built, verified and stored.
+                rename_maps: Mapping[str, Mapping[str, str]] | None = None, renamings: int = 1) -> list[Prepared]:
+        """The requested conditions of ``task``, read from the cache or built, verified and stored;
+        ``random`` once per renaming seed (``renamings`` of them, the first being ``seed``).
 
         With ``rename_maps`` (published maps, task → old → new) the ``random`` condition is built
         from the task's map instead of the seed; a task the maps leave out has no renamed condition.
@@ -69,6 +72,10 @@ class ConditionCache:
                 prepared.append((task.original(), None))
                 continue
             published = kind == "random" and rename_maps is not None
+            if kind == "random" and not published:
+                prepared += [self._random(task, value, index, tools)
+                             for index, value in enumerate(rename_seeds(seed, renamings))]
+                continue
             proposed = (rename_maps if published else meaningful_maps or {}).get(task.id)  # type: ignore[union-attr]
             if kind == "meaningful" and proposed is None:
                 prepared.append((None, "no meaningful name map for this task"))
@@ -77,20 +84,27 @@ class ConditionCache:
                 prepared.append((None, "the rename map has no entry for this task"))
                 continue
             key = condition_key(task, kind, seed, proposed, self.jar, published=published)
-            entry = self.cache.get(key)
-            cached = _cached_condition(entry)
+            cached = _cached_condition(self.cache.get(key))
             if cached is not None:
                 prepared.append(cached)
                 continue
             if published:
                 renamed = published_condition(task, dict(proposed or {}), tools=tools())
-            elif kind == "random":
-                renamed = random_condition(task, seed, tools=tools())
             else:
                 renamed = meaningful_condition(task, dict(proposed or {}), tools=tools())
             self.built += 1
             prepared.append(self.store(task, renamed, seed=seed, proposed=proposed, published=published))
         return prepared
+
+    def _random(self, task: Task, seed: int, index: int, tools: Callable[[], Any]) -> Prepared:
+        """The random condition with renaming ``seed``, marked as the run's ``index``-th seed. The
+        cache is keyed by the seed alone (another run may give the same seed another index)."""
+        cached = _cached_condition(self.cache.get(condition_key(task, "random", seed, None, self.jar)))
+        if cached is None:
+            self.built += 1
+            cached = self.store(task, random_condition(task, seed, tools=tools()), seed=seed)
+        condition, reason = cached
+        return (dataclasses.replace(condition, rename_seed=index) if condition is not None else None), reason
 
     def store(self, task: Task, renamed: RenamedCondition, *, seed: int,
               proposed: Mapping[str, str] | None = None, published: bool = False) -> Prepared:
@@ -124,9 +138,11 @@ def machine_dependent(reason: str) -> bool:
 def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...] | list[str], *, seed: int,
                 meaningful_maps: Mapping[str, Mapping[str, str]] | None, tools: Callable[[], Any],
                 live: bool, description: str = "preparing conditions",
-                rename_maps: Mapping[str, Mapping[str, str]] | None = None) -> list[tuple[Task, list[Prepared]]]:
-    """Each task with its prepared ``kinds``, read from ``cache`` or built; a progress line appears
-    once something has to be built, so a fully cached run stays silent."""
+                rename_maps: Mapping[str, Mapping[str, str]] | None = None,
+                renamings: int = 1) -> list[tuple[Task, list[Prepared]]]:
+    """Each task with its prepared ``kinds`` (``random`` with ``renamings`` seeds, or from the
+    published ``rename_maps``), read from ``cache`` or built; a progress line appears once something
+    has to be built, so a fully cached run stays silent."""
     from ..progress import Progress
 
     prepared: list[tuple[Task, list[Prepared]]] = []
@@ -134,7 +150,7 @@ def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...]
     try:
         for done, task in enumerate(tasks, start=1):
             prepared.append((task, cache.prepare(task, kinds, seed=seed, meaningful_maps=meaningful_maps,
-                                                 tools=tools, rename_maps=rename_maps)))
+                                                 tools=tools, rename_maps=rename_maps, renamings=renamings)))
             if progress is None and cache.built:
                 progress = Progress(description, len(tasks), unit="task", live=live)
                 progress.update(done - 1)

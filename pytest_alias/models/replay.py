@@ -4,7 +4,10 @@ Each line holds ``task``, ``condition``, ``sample`` and ``text``, and optionally
 model wrote it; the ``model`` option keeps one model's lines of a mixed file), ``finish_reason``,
 ``truncated``, and ``condition_version`` and ``seed`` (the content hash and renaming seed of the
 condition the text answered, as every record carries them). Lookups are by (task, condition,
-sample), never by prompt, so a recorded file keeps working when prompt wording changes; but a text
+sample), never by prompt, so a recorded file keeps working when prompt wording changes. In a run
+with several renamings (``--alias-rename-seeds``) a line for the j-th extra renaming says
+``"rename_seed": j`` (or names its condition ``random-r<j>``, as item ids do); a line without it
+answers the run's first renaming, so one-seed files keep working. A text
 written for another renaming (another seed) is an error, since grading it against this run's
 names would silently fail or pass it. A file without versions cannot be checked: it warns once.
 """
@@ -19,6 +22,7 @@ import warnings
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..vocabulary import condition_label
 from .base import DecodingParams, Generation, GenerationRequest, StopRunError
 
 ReplayKey = tuple[str, str, int]
@@ -54,10 +58,18 @@ def _entry_key(record: Any, where: str) -> ReplayKey:
                              ("truncated", "true or false", lambda v: isinstance(v, bool)),
                              ("condition_version", "a string or an integer",
                               lambda v: isinstance(v, (str, int)) and not isinstance(v, bool)),
-                             ("seed", "an integer", lambda v: isinstance(v, int) and not isinstance(v, bool))):
+                             ("seed", "an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+                             ("rename_seed", "a non-negative integer",
+                              lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0)):
         if record.get(name) is not None and not ok(record[name]):
             raise ReplayError(f"{where}: field {name} must be {wanted}, got {record[name]!r:.40}")
-    return task, kind, sample
+    # The j-th extra renaming is its own condition (``Condition.label``): random-r<j>.
+    return task, condition_label(kind, record.get("rename_seed") or 0), sample
+
+
+def _request_key(request: GenerationRequest) -> ReplayKey:
+    """The replay key a request asks for: its condition's label (``random-r2`` for a run's third renaming)."""
+    return request.task_id, request.condition.label if request.condition is not None else request.kind, request.sample
 
 
 def load_replay(path: Path | str, model: str | None = None) -> dict[ReplayKey, dict[str, Any]]:
@@ -108,10 +120,10 @@ class ReplayModel:
     def generate(self, requests: Sequence[GenerationRequest], params: DecodingParams) -> list[Generation]:
         """The recorded text for each request; a request with no record gets a failed generation (its
         item alone fails as a model error); lines recorded for another seed stop the run."""
-        self._check_versions([r for r in requests if (r.task_id, r.kind, r.sample) in self.records])
+        self._check_versions([r for r in requests if _request_key(r) in self.records])
         generations = []
         for request in requests:
-            record = self.records.get((request.task_id, request.kind, request.sample))
+            record = self.records.get(_request_key(request))
             if record is None:
                 generations.append(Generation.failed(self.identity, f"replay file {self.path.name} has no entry "
                                                                     f"for {request.label()}"))
@@ -126,7 +138,7 @@ class ReplayModel:
         """Raise when a line was recorded for another version of its condition (another seed)."""
         unversioned = False
         for request in requests:
-            record = self.records[(request.task_id, request.kind, request.sample)]
+            record = self.records[_request_key(request)]
             recorded = record.get("condition_version")
             if request.condition is None:
                 continue

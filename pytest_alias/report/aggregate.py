@@ -17,6 +17,7 @@ from ..vocabulary import CONDITIONS, GRADES
 from ..records import Aggregate, Decrease, GradeAggregate, Rate
 from ..verdicts import graded_verdict
 from .meaningful import meaningful_comparison
+from .seeds import record_seed, seed_analysis, seed_indices
 
 AGGREGATE_SCHEMA = 1
 GRADE_ORDER = GRADES
@@ -30,18 +31,24 @@ def task_rates(records: Iterable[Mapping[str, Any]], model: str, grade: str, con
     A grade the task cannot take (no cfg) is left out, unless ``paper_rule``: the paper counts such
     a task as failing every output (its n = 111 rather than 110).
     """
-    outcomes: dict[str, list[bool]] = defaultdict(list)
+    # Keyed by renaming seed too: with several renamings (--alias-rename-seeds) a task's rate is the
+    # mean of its seeds' rates, so a seed with fewer verdicts weighs no less; one seed: as before.
+    outcomes: dict[tuple[str, int], list[bool]] = defaultdict(list)
     for record in records:
         if record["model"] != model or record["condition"] != condition or grade not in record["grades"]:
             continue
+        key = (record["task"], record_seed(record))
         if record["grades"][grade].get("not_applicable"):
             if paper_rule:
-                outcomes[record["task"]].append(False)
+                outcomes[key].append(False)
             continue
         verdict = graded_verdict(record, grade)
         if verdict is not None:  # a model, reference or grader error is no verdict: left out
-            outcomes[record["task"]].append(verdict)
-    return {task: stats.pass_rate(values) for task, values in sorted(outcomes.items())}
+            outcomes[key].append(verdict)
+    by_task: dict[str, list[float]] = defaultdict(list)
+    for (task, _), values in sorted(outcomes.items()):
+        by_task[task].append(stats.pass_rate(values))
+    return {task: sum(rates) / len(rates) for task, rates in sorted(by_task.items())}
 
 
 def not_graded(records: Iterable[Mapping[str, Any]], grade: str, condition: str) -> int:
@@ -159,6 +166,16 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
                                                               resamples, seed, margin)
                                         for part, tasks in (("hidden_names", hidden), ("every_name_stated", stated))}
                               for renamed in ("random", "meaningful") if "original" in rates and renamed in rates}}
+            renamings = seed_indices(mine)
+            if len(renamings) > 1 and "original" in rates:  # several renamings per task: their own reading
+                per_seed = {k: task_rates([r for r in mine if record_seed(r) == k], model, grade, "random")
+                            for k in renamings}
+                found_seeds = seed_analysis(rates["original"], per_seed, resamples=resamples, seed=seed)
+                if found_seeds is not None:
+                    entry["seeds"] = found_seeds
+                if "covered" in entry:
+                    entry["covered"]["seeds"] = seed_analysis(rates["original"], per_seed, covered,
+                                                              resamples=resamples, seed=seed)
             if "random" in rates and "meaningful" in rates:
                 shared = sorted(set(rates["random"]) & set(rates["meaningful"]))
                 if shared:

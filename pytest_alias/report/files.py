@@ -19,6 +19,7 @@ from ..atomic import atomic_write
 from ..vocabulary import CONDITIONS
 from .aggregate import task_rates
 from .agreement import agreement_rows, caption as agreement_caption
+from .seeds import SEED_CAPTION, seed_table
 from .tables import decrease_rows, not_graded_lines, rate_rows, render_markdown
 
 REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
@@ -81,6 +82,9 @@ def markdown(aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> str:
         header, rows = agreement_rows(found, model)
         if rows:
             lines += [f"Sample agreement. {agreement_caption(found)}", "", *render_markdown(header, rows), ""]
+        header, rows = seed_table(entry)
+        if rows:  # several renamings per task
+            lines += [SEED_CAPTION, ""] + render_markdown(header, rows) + [""]
     return "\n".join(lines)
 
 
@@ -184,7 +188,8 @@ def write_html(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str
         body.append(f"<h2>{html.escape(model)}</h2>")
         for (header, rows), caption in ((rate_rows(entry), "Pass rates: percent of samples, mean over tasks"),
                                         (decrease_rows(entry), "Decreases: original − renamed in points, "
-                                                               "95% CI, 90% CI and TOST (±5 points)")):
+                                                               "95% CI, 90% CI and TOST (±5 points)"),
+                                        (seed_table(entry), SEED_CAPTION)):
             if rows:
                 body.append(html_table(header, rows, caption))
         for left_out in not_graded_lines(entry):

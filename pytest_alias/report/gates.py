@@ -4,7 +4,9 @@ A gate is ``[MODEL:]PATH OP NUMBER``. PATH walks the model's aggregate: ``<grade
 pass rate in percent of samples (0–100); ``<grade>.decrease.<field>`` is original − random in percentage points
 (``mean``, ``ci_low``, ``ci_high``, ``ci90_low``, ``ci90_high``, ``equivalent`` (1 when the 90%
 interval lies within ±5 points), ``sign_p``, ``now_fail``, ``now_pass``); ``decrease_meaningful``
-compares original and meaningful names. MODEL may be left out when one model ran.
+compares original and meaningful names; with several renamings per task ``<grade>.seeds.decrease.<field>``
+and ``<grade>.seeds.worst_case.mean`` (points) read the multi-seed analysis. MODEL may be left out
+when one model ran.
 
 Units are checked: a rate takes ``60`` or ``60%`` (a bare ``0.6``, the old fraction form, is refused
 as ambiguous), a decrease takes points (``5`` or ``5pt``; ``5%`` is refused), counts and p values no unit.
@@ -113,7 +115,7 @@ def _unit_of(path: tuple[str, ...]) -> str:
     """``percent`` (a pass rate), ``points`` (a decrease) or ``count`` (a p value, a count, a flag)."""
     if path[-1] in _UNITLESS:
         return "count"
-    if any(part in ("decrease", "decrease_meaningful", "decreases") for part in path):
+    if any(part in ("decrease", "decrease_meaningful", "decreases", "worst_case") for part in path):
         return "points"
     if len(path) == 2 or "rates" in path:
         return "percent"

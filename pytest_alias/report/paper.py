@@ -22,6 +22,7 @@ from .continuation import continuation_analysis
 from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .positions import first_sample_rate, position_decreases
 from .controls import LISTS, disagreements, known_name_comparison
+from .seeds import SEED_CAPTION, seed_rows, seed_table
 from .tables import decrease_rows, p_value, rate_rows
 from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, Evidence, \
     agreement_evidence, anchor, verdict_data, verdict_evidence, verdict_reading
@@ -334,6 +335,10 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
         header, rows = agreement_rows(found, model)
         if rows:  # from the run's outputs, which records do not carry: only a run file has it
             report.sections.append(Section(f"Sample agreement: {model}", agreement_caption(found), header, rows))
+        header, rows = seed_table(entry)
+        if rows:  # several renamings per task (beyond the paper)
+            report.sections.append(Section(f"Several renamings: {model}", SEED_CAPTION, header, rows,
+                                           [row for row in seed_rows(report.aggregate) if row["model"] == model]))
     if covered is not None:
         report.sections.append(coverage_section(records, covered, resamples=resamples, seed=seed))
     else:

@@ -21,8 +21,10 @@ from .outcomes import graded_verdict
 def position_passes(records: Iterable[Mapping[str, Any]], model: str, grade: str, condition: str
                     ) -> dict[int, dict[str, float]]:
     """Sample position → task → 1.0 or 0.0 (its sample at that position passes ``grade``); samples
-    without a verdict (model or grader errors) and tasks the grade cannot take are left out."""
-    out: dict[int, dict[str, float]] = defaultdict(dict)
+    without a verdict (model or grader errors) and tasks the grade cannot take are left out. With
+    several renamings per task (``--alias-rename-seeds``) a task's value is the share of its
+    renamings whose sample at that position passes."""
+    found: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for record in records:
         if record["model"] != model or record["condition"] != condition or grade not in record["grades"]:
             continue
@@ -30,8 +32,9 @@ def position_passes(records: Iterable[Mapping[str, Any]], model: str, grade: str
             continue
         verdict = graded_verdict(record, grade)
         if verdict is not None:
-            out[int(record["sample"])][str(record["task"])] = 1.0 if verdict else 0.0
-    return dict(out)
+            found[int(record["sample"])][str(record["task"])].append(1.0 if verdict else 0.0)
+    return {position: {task: sum(values) / len(values) for task, values in tasks.items()}
+            for position, tasks in found.items()}
 
 
 def position_decreases(records: Sequence[Mapping[str, Any]], model: str, grade: str, *, renamed: str = "random",

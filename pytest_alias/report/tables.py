@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .aggregate import CONDITION_ORDER
+from .seeds import SEED_CAPTION, seed_table
 
 
 def _pct(value: float | None) -> str:
@@ -132,5 +133,12 @@ def summary_lines(aggregate: Mapping[str, Any]) -> list[str]:
         if decreases[1]:
             lines.append("")
             lines += render_text(*decreases)
+        lines += seed_lines(entry)
         lines.append("")
     return lines
+
+
+def seed_lines(model_entry: Mapping[str, Any]) -> list[str]:
+    """The several-renamings table (``--alias-rename-seeds``) with its caption; none for one seed."""
+    header, rows = seed_table(model_entry)
+    return ["", SEED_CAPTION, *render_text(header, rows)] if rows else []

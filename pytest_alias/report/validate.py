@@ -86,7 +86,8 @@ _TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "known_names": (lambda v: isinstance(v, dict) and all(_strings(x) for x in v.values()), "an object of string lists"),
     "generation": (lambda v: isinstance(v, dict), "an object"), "timings": (lambda v: isinstance(v, dict), "an object"),
     "versions": (lambda v: isinstance(v, dict), "an object"), "outcome": (_string, "a string"),
-    "seed": (_integer, "an integer"), "limits": (lambda v: isinstance(v, dict), "an object"),
+    "seed": (_integer, "an integer"), "rename_seed": (lambda v: _integer(v) and v >= 0, "a non-negative integer"),
+    "limits": (lambda v: isinstance(v, dict), "an object"),
 }
 _REQUIRED = ("task", "condition", "model", "sample", "grades")
 _GRADE_TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {

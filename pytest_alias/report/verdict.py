@@ -24,6 +24,8 @@ import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence
 
+from .seeds import seed_rows
+
 #: Titles of the sections whose data the verdict reads (prefixes, so a table's n in its title is fine).
 COVERED_TABLE = "Both grades on the covered tasks"
 DECREASE_TABLE = "Decreases"
@@ -246,6 +248,40 @@ def continuation_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]
     return rows
 
 
+SEEDS_TABLE = "Several renamings"
+
+
+def seeds_evidence(model: str, rows: Sequence[Mapping[str, Any]]) -> list[Evidence]:
+    """Several renamings per task: the seed-averaged decrease per grade (on the covered tasks when
+    known) and whether its sign survives the choice of random names."""
+    found: dict[str, Mapping[str, Any]] = {}
+    for row in rows:
+        if row["model"] == model and (row["grade"] not in found or row["tasks_scope"] == "covered"):
+            found[row["grade"]] = row
+    evidence = []
+    for grade in ("name", "behavior"):
+        row = found.get(grade)
+        if row is None:
+            continue
+        low, high = row["decrease_ci"]
+        spread = (f"across the {row['seeds']} renamings the decrease runs from {_points(row['decrease_min'])} to "
+                  f"{_points(row['decrease_max'])} points")
+        if low > 0 or high < 0:
+            reading = (f"Averaged over {row['seeds']} renamings, the {grade}-grade decrease is {_points(row['decrease'])} "
+                       f"points (95% CI {_points(low)} to {_points(high)}, tasks and seeds resampled): it is a property "
+                       f"of renaming, not of one draw of names; {spread}.")
+        else:
+            reading = (f"Averaged over {row['seeds']} renamings, the {grade}-grade decrease is {_points(row['decrease'])} "
+                       f"points (95% CI {_points(low)} to {_points(high)}): the interval includes 0; {spread}.")
+        if row["decrease_min"] < 0 < row["decrease_max"]:
+            reading += " Its sign depends on which random names were drawn."
+        evidence.append(Evidence(model, f"{grade}-grade decrease over {row['seeds']} renamings ({row['tasks_scope']})",
+                                 str(row["tasks"]), f"{_points(row['decrease'])} [{_points(low)}, {_points(high)}]",
+                                 f"two-level bootstrap; per-seed SD {_points(row['decrease_sd'] or 0.0)}; worst case "
+                                 f"per task {_points(row['worst_case'])}", reading, f"{SEEDS_TABLE}: {model}"))
+    return evidence
+
+
 def verdict_evidence(aggregate: Mapping[str, Any], sections: Sequence[Any],
                      extra: Sequence[Evidence] = ()) -> list[Evidence]:
     """Every evidence row the report's inputs support, model by model (``extra`` rows appended per model)."""
@@ -255,6 +291,7 @@ def verdict_evidence(aggregate: Mapping[str, Any], sections: Sequence[Any],
         rows += disagreement_evidence(model, sections)
         rows += known_names_evidence(model, sections)
         rows += continuation_evidence(model, sections)
+        rows += seeds_evidence(model, seed_rows(aggregate))
         rows += [row for row in extra if row.model == model]
     rows += [row for row in extra if row.model not in aggregate.get("models", {})]
     return rows

@@ -77,6 +77,7 @@ class RunConfig:
     conditions: tuple[str, ...] = ("original", "random")
     samples: int = 5
     seed: int = 0
+    rename_seeds: int = 1  # renamings per task (random condition); the paper renames once
     timeout: float = 300.0
     mode: str = "paper"
     cache_dir: Path | None = None
@@ -112,6 +113,9 @@ class RunConfig:
         if "meaningful" in conditions and not options.get("meaningful_maps"):
             raise UsageProblem("{flag} includes meaningful, which needs {flag:meaningful-maps} "
                                "(a JSON file {task id: {old name: new name}})", option="conditions")
+        if options.get("rename_map") and int(options.get("rename_seeds") or 1) > 1:  # one published renaming per task
+            raise UsageProblem("{flag} builds the renamed condition from published maps; it cannot be combined with "
+                               "{flag:rename-seeds} above 1", option="rename-map")
         covered_value = options.get("covered")
         return cls(
             models=tuple(m for m in options["model"] or () if m), grade=options["grade"],
@@ -128,6 +132,7 @@ class RunConfig:
             dry_run=bool(options.get("dry_run")),
             rename_maps=read_name_maps(options.get("rename_map"), "rename-map") if options.get("rename_map") else None,
             rename_map_source=str(options["rename_map"]) if options.get("rename_map") else None,
+            rename_seeds=int(options.get("rename_seeds") or 1),
         )
 
     def settings(self) -> dict[str, Any]:
@@ -137,4 +142,11 @@ class RunConfig:
                 "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
                 "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
                 "covered": "auto" if self.covered == "auto" else self.covered_source,
-                "rename_map": self.rename_map_source}
+                "rename_map": self.rename_map_source,
+                **({"rename_seeds": self.rename_seeds} if self.rename_seeds != 1 else {})}  # today's shape at 1
+
+    def renaming_seeds(self) -> list[int]:
+        """The seeds the random condition is built with (the run's seed first)."""
+        from ..cir.conditions import rename_seeds
+
+        return rename_seeds(self.seed, self.rename_seeds)

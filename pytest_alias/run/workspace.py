@@ -91,7 +91,8 @@ class Workspace:
             return self._prepared
         prepared = prepare_all(self.condition_cache, self.tasks(), kinds or self.config.conditions,
                                seed=self.config.seed, meaningful_maps=self.config.meaningful_maps,
-                               tools=lambda: self.tools, live=live, rename_maps=self.config.rename_maps)
+                               tools=lambda: self.tools, live=live, rename_maps=self.config.rename_maps,
+                               renamings=self.config.rename_seeds)
         if own:
             self._prepared = prepared
         return prepared
@@ -201,4 +202,6 @@ class Workspace:
         record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=self.config.timeout,
                           mode=self.config.mode, generation=generation_fields(generation), not_gradeable=not_gradeable)
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
+        if self.config.rename_seeds > 1 and case.condition.kind == "random":  # which of the run's renamings
+            record["rename_seed"] = case.condition.rename_seed
         return record

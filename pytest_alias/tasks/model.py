@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..options import CONDITION_CHOICES
+from ..vocabulary import condition_label
 from ..tla.specfiles import SpecFiles
 
 #: Bump when the meaning of a Task/Condition field changes: cache keys include it.
@@ -88,6 +89,9 @@ class Condition(_ModuleTexts):
     cfg: str | None
     name_map: tuple[tuple[str, str], ...]  # old name → new name; empty for the original
     seed: int | None = None
+    #: Which of the run's renaming seeds built it (``--alias-rename-seeds``): 0 is the run's own seed.
+    #: Not part of ``version`` (the seed itself is): the same renaming is the same condition.
+    rename_seed: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in CONDITION_KINDS:
@@ -103,13 +107,19 @@ class Condition(_ModuleTexts):
         return dict(self.name_map)
 
     @property
+    def label(self) -> str:
+        """The condition as item ids and generation keys name it (:func:`condition_label`)."""
+        return condition_label(self.kind, self.rename_seed)
+
+    @property
     def version(self) -> str:
         return _digest(TASK_SCHEMA_VERSION, self.task_id, self.kind, self.description, self.modules, self.cfg,
                        self.name_map, self.seed)
 
     def to_dict(self) -> dict[str, Any]:
         return {"task": self.task_id, "condition": self.kind, "description": self.description,
-                "modules": dict(self.modules), "cfg": self.cfg, "map": dict(self.name_map), "seed": self.seed}
+                "modules": dict(self.modules), "cfg": self.cfg, "map": dict(self.name_map), "seed": self.seed,
+                **({"rename_seed": self.rename_seed} if self.rename_seed else {})}  # today's shape for seed 0
 
 
 def _digest(*parts: Any) -> str:

@@ -218,6 +218,8 @@ def test_replay_missing_entry_fails_only_its_request(tmp_path: Path) -> None:
     ('{"task": "clock", "condition": "original", "sample": 1}', "missing key"),
     ('{"task": "clock", "condition": "original", "sample": -1, "text": "x"}', "non-negative integer"),
     ('{"task": "clock", "condition": "original", "sample": 0, "text": "dup"}', "duplicate entry"),
+    ('{"task": "clock", "condition": "random", "sample": 0, "text": "x", "rename_seed": -1}', "rename_seed must be"),
+    ('{"task": "clock", "condition": "random", "sample": 0, "text": "x", "rename_seed": "2"}', "rename_seed must be"),
 ])
 def test_replay_bad_lines_name_file_and_line(tmp_path: Path, bad_line: str, reason: str) -> None:
     path = tmp_path / "bad.jsonl"
@@ -225,6 +227,26 @@ def test_replay_bad_lines_name_file_and_line(tmp_path: Path, bad_line: str, reas
     path.write_text(f"{good}\n\n{bad_line}\n", encoding="utf-8")
     with pytest.raises(ReplayError, match=f"bad.jsonl:3: .*{reason}"):
         default_registry(make_plugin_manager(load_entrypoints=False)).create(f"replay:{path}")
+
+
+def test_replay_answers_each_renaming_of_a_task_with_its_own_line(tmp_path: Path) -> None:
+    import dataclasses
+
+    path = write_jsonl(tmp_path / "out.jsonl", [
+        {"task": "clock", "condition": "random", "sample": 0, "text": "first renaming"},
+        {"task": "clock", "condition": "random", "sample": 0, "text": "second", "rename_seed": 1},
+        {"task": "clock", "condition": "random-r2", "sample": 0, "text": "third"},
+    ])
+    model = default_registry(make_plugin_manager(load_entrypoints=False)).create(f"replay:{path}")
+    conditions = [dataclasses.replace(renamed_condition(), rename_seed=k) for k in (0, 1, 2, 3)]
+    out = model.generate([GenerationRequest.from_condition(c, 0) for c in conditions], PARAMS)
+    assert [g.text for g in out[:3]] == ["first renaming", "second", "third"]
+    assert out[3].error is not None  # a renaming the file does not answer fails only its item
+    duplicate = write_jsonl(tmp_path / "dup.jsonl", [
+        {"task": "clock", "condition": "random", "sample": 0, "text": "a", "rename_seed": 2},
+        {"task": "clock", "condition": "random-r2", "sample": 0, "text": "b"}])
+    with pytest.raises(ReplayError, match="dup.jsonl:2: duplicate entry"):
+        default_registry(make_plugin_manager(load_entrypoints=False)).create(f"replay:{duplicate}")
 
 
 def test_replay_missing_file_is_one_plain_sentence(tmp_path: Path) -> None:
