@@ -51,6 +51,8 @@ class Record(TypedDict):
     seed: NotRequired[int]
     #: The byte budgets SANY and TLC ran under: ``output_mb`` (printed), ``graph_mb`` (state-graph dump).
     limits: NotRequired[dict[str, int]]
+    #: The verdict-preserving grading shortcuts used (``grading.shortcuts``; ``ALIAS_SHORTCUTS=off``: none).
+    shortcuts: NotRequired[list[str]]
 
 
 class Rate(TypedDict):
