@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -115,19 +118,38 @@ def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...]
 
     prepared: list[tuple[Task, list[Prepared]]] = []
     progress: Progress | None = None
+
+    lock, made = threading.Lock(), []
+
+    def shared_tools() -> Any:  # made once, on first need (a fully cached run needs no toolchain)
+        with lock:
+            if not made:
+                made.append(tools())
+        return made[0]
+
+    def one(task: Task) -> list[Prepared]:
+        return cache.prepare(task, kinds, seed=seed, meaningful_maps=meaningful_maps, tools=shared_tools)
+
+    # Tasks are independent and each verification is a JVM run: one thread per core (results in order).
+    pool = ThreadPoolExecutor(max_workers=parallel_threads(len(tasks)))
     try:
-        for done, task in enumerate(tasks, start=1):
-            prepared.append((task, cache.prepare(task, kinds, seed=seed, meaningful_maps=meaningful_maps,
-                                                 tools=tools)))
+        for done, (task, conditions) in enumerate(zip(tasks, pool.map(one, tasks)), start=1):
+            prepared.append((task, conditions))
             if progress is None and cache.built:
                 progress = Progress(description, len(tasks), unit="task", live=live)
                 progress.update(done - 1)
             if progress is not None:
                 progress.update(1, built=cache.built)
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)
         if progress is not None:
             progress.close()
     return prepared
+
+
+def parallel_threads(jobs: int) -> int:
+    """How many threads run ``jobs`` independent tool-bound jobs: one per core, at most one per job."""
+    return max(1, min(jobs, os.cpu_count() or 1))
 
 
 def verify_renamed(tasks: list[Task], seed: int, *, tools: Any = None, live: bool | None = None) -> dict[str, str | None]:

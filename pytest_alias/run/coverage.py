@@ -13,11 +13,12 @@ fault) is not cached.
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..cir.prepared import machine_dependent
+from ..cir.prepared import machine_dependent, parallel_threads
 from ..tasks.model import Condition, Task
 
 #: How a run's covered set was obtained (the run's JSON says which).
@@ -106,9 +107,14 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
     covered: set[str] = set()
     not_gradeable: dict[str, str] = {}
     ineligible: dict[str, str] = {}
-    with Progress("self-checking references (behavior grade)", len(pairs), unit="task", live=live) as progress:
-        for task, condition in pairs:
-            reason = self_check(condition, tools=tools, mode=mode, timeout=timeout, cache=cache)
+
+    def one(pair: tuple[Task, Condition]) -> str | None:
+        return self_check(pair[1], tools=tools, mode=mode, timeout=timeout, cache=cache)
+
+    # One thread per core: each self-check is JVM runs, and the workers wait for the coverage.
+    with Progress("self-checking references (behavior grade)", len(pairs), unit="task", live=live) as progress, \
+            ThreadPoolExecutor(max_workers=parallel_threads(len(pairs))) as pool:
+        for (task, condition), reason in zip(pairs, pool.map(one, pairs)):
             excluded = behavior_exclusion(task)
             if reason is not None:
                 not_gradeable[task.id] = reason
