@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from .. import switches
 from ..tasks.model import Condition, Task
 from ..tla.cache import RunCache, content_key, default_cache_dir
 from .conditions import RenamedCondition, meaningful_condition, random_condition
@@ -148,7 +149,10 @@ def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...]
 
 
 def parallel_threads(jobs: int) -> int:
-    """How many threads run ``jobs`` independent tool-bound jobs: one per core, at most one per job."""
+    """How many threads run ``jobs`` independent tool-bound jobs: one per core, at most one per job
+    (one with ``ALIAS_SHORTCUTS=off``: the plain way, one job at a time)."""
+    if not switches.enabled():
+        return 1
     return max(1, min(jobs, os.cpu_count() or 1))
 
 

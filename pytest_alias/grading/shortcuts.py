@@ -9,35 +9,25 @@ The shortcuts, each verdict-preserving by construction:
 * ``early_stop``: the behavior grade's mapping search skips the mappings whose TLC check must fail the
   same way as one already tried (see :func:`startup_failure`);
 * ``dedupe``: an extracted module graded before (same module texts, condition, grade, mode, limit,
-  toolchain and grader code) takes the stored verdict, within a run and across runs (the run cache).
+  toolchain and grader code) takes the stored verdict, within a run and across runs (the run cache);
+* ``parallel_setup``: condition preparation and the references' self-checks run one thread per core
+  (:func:`~pytest_alias.cir.prepared.parallel_threads`) instead of one task at a time.
+
+The switch itself lives in :mod:`pytest_alias.switches` (the preparation layer reads it too).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import os
 from pathlib import Path
 
-#: The environment variable that turns every shortcut off (``off``/``0``/``no``/``false``).
-ENV = "ALIAS_SHORTCUTS"
-#: The shortcuts this build has, by name (what a record lists when they are on).
-NAMES = ("cascade", "early_stop", "dedupe")
+from ..switches import ENV, NAMES, enabled, in_force  # noqa: F401 - the switch, re-exported
 
 #: TLC's message "Computing initial states...": printed before TLC evaluates any state.
 _COMPUTING_INIT = "@!@!@STARTMSG 2189:"
 #: Statuses that never come from checking a state against an invariant or property.
 _STARTUP_STATUSES = frozenset({"config_error", "crash", "assumption_failure"})
-
-
-def enabled() -> bool:
-    """Whether the shortcuts are on (the default)."""
-    return os.environ.get(ENV, "on").strip().lower() not in {"off", "0", "no", "false"}
-
-
-def in_force() -> list[str]:
-    """The shortcuts a record graded now says it used ([] when switched off)."""
-    return list(NAMES) if enabled() else []
 
 
 def startup_failure(status: str, output: str, distinct_states: int | None) -> bool:
