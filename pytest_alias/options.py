@@ -146,6 +146,9 @@ OPTIONS: tuple[Option, ...] = (
            "covers (its reference passes against itself): a tla-alias validate-grader --json file, or auto"),
     Option("save-outputs", "also write every generated output to this replay file (JSON lines): "
            "--alias-model=replay:FILE grades them again later without calling the model"),
+    Option("timeout-from-reference", "K: each task's TLC limit is K times its reference's own TLC check time (at "
+           "least 10 s, at most --alias-timeout), not the paper's fixed limit; it can change verdicts, so every record "
+           "and the summary header name it (default: off, the fixed limit)", None, positive_number),
     Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "
            "of the models fine-tuned on its halves"),
 )

@@ -75,6 +75,7 @@ class RunConfig:
     samples: int = 5
     seed: int = 0
     timeout: float = 300.0
+    timeout_from_reference: float | None = None  # K: a per-task TLC limit, K × the reference's check time
     mode: str = "paper"
     cache_dir: Path | None = None
     store_mode: str = "rw"
@@ -111,6 +112,7 @@ class RunConfig:
             models=tuple(m for m in options["model"] or () if m), grade=options["grade"],
             grades=tuple(selected_grades(options["grade"])), suite=options["suite"], conditions=conditions,
             samples=options["samples"], seed=options["seed"], timeout=options["timeout"], mode=options["mode"],
+            timeout_from_reference=options.get("timeout_from_reference"),
             cache_dir=Path(options["cache_dir"]).expanduser() if options["cache_dir"] else None,
             store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
             resamples=options["resamples"], meaningful_maps=_meaningful_maps(options.get("meaningful_maps")),
@@ -123,8 +125,12 @@ class RunConfig:
 
     def settings(self) -> dict[str, Any]:
         """The run's settings as JSON data (the summary header and every run file carry them)."""
-        return {"models": list(self.models), "grade": self.grade, "suite": self.suite,
-                "conditions": list(self.conditions), "samples": self.samples, "seed": self.seed,
-                "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
-                "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
-                "covered": "auto" if self.covered == "auto" else self.covered_source}
+        found: dict[str, Any] = {
+            "models": list(self.models), "grade": self.grade, "suite": self.suite,
+            "conditions": list(self.conditions), "samples": self.samples, "seed": self.seed,
+            "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
+            "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
+            "covered": "auto" if self.covered == "auto" else self.covered_source}
+        if self.timeout_from_reference is not None:  # a deviation: named only when asked for
+            found["timeout_from_reference"] = self.timeout_from_reference
+        return found
