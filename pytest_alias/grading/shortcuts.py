@@ -11,7 +11,9 @@ The shortcuts, each verdict-preserving by construction:
 * ``dedupe``: an extracted module graded before (same module texts, condition, grade, mode, limit,
   toolchain and grader code) takes the stored verdict, within a run and across runs (the run cache);
 * ``parallel_setup``: condition preparation and the references' self-checks run one thread per core
-  (:func:`~pytest_alias.cir.prepared.parallel_threads`) instead of one task at a time.
+  (:func:`~pytest_alias.cir.prepared.parallel_threads`) instead of one task at a time;
+* ``longest_first``: under ``-n``, items of tasks whose reference self-check took longest are sent
+  first (:mod:`pytest_alias.scheduling`), so the run does not end with one worker busy.
 
 The switch itself lives in :mod:`pytest_alias.switches` (the preparation layer reads it too).
 """
