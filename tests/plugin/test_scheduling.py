@@ -44,3 +44,18 @@ def test_the_costliest_items_go_out_first(pytester: pytest.Pytester) -> None:
             for index in list(scheduler.node2pending[node]):
                 scheduler.mark_test_complete(node, index)
     assert sorted(i for node in nodes for i in node.sent) == list(range(12))  # every item exactly once
+
+
+def test_the_self_check_time_is_kept_with_the_cached_check(tools, tmp_path) -> None:
+    """The scheduler's cost is the reference self-check's time: measured once, then read from the cache."""
+    from pytest_alias.run.coverage import compute_coverage
+    from pytest_alias.tasks.suites import load_suite
+
+    task = next(t for t in load_suite("builtin") if t.id == "die-hard")
+    first = compute_coverage([(task, task.original())], tools=tools, mode="paper", timeout=60, cache_root=tmp_path,
+                             live=False)
+    again = compute_coverage([(task, task.original())], tools=tools, mode="paper", timeout=60, cache_root=tmp_path,
+                             live=False)
+    assert first.covered == {"die-hard"} and first.seconds["die-hard"] > 0
+    assert again.seconds["die-hard"] == pytest.approx(first.seconds["die-hard"], abs=0.001)
+    assert "seconds" not in first.to_dict()  # the machine's, not the run's: not in the run's JSON
