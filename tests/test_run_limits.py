@@ -38,3 +38,19 @@ def test_the_option_is_off_by_default_and_a_named_deviation(tmp_path) -> None:
     assert any("5 × the reference's own check time" in line for line in deviations(chosen))
     limit = Workspace(chosen).tlc_limit(_task("die-hard"))
     assert MIN_LIMIT <= limit <= 300.0
+
+
+def test_every_record_names_its_limit(tmp_path) -> None:
+    from pytest_alias.cases import Case
+    from pytest_alias.models.base import Generation
+
+    config = RunConfig.from_options({**defaults(), "model": ("reference",), "grade": "parse",
+                                     "timeout_from_reference": 5.0, "cache_dir": str(tmp_path)})
+    workspace = Workspace(config)
+    task = _task("die-hard")
+    condition = task.original()
+    record = workspace.grade(Case(task, condition, 0, "reference"),
+                             Generation(condition.module_map[condition.main], "reference"))
+    assert record["grades"]["parse"]["passed"]
+    assert record["limits"]["tlc_timeout_s"] == workspace.tlc_limit(task)
+    assert record["limits"]["timeout_from_reference"] == 5.0
