@@ -53,6 +53,8 @@ class Record(TypedDict):
     limits: NotRequired[dict[str, int]]
     #: The verdict-preserving grading shortcuts used (``grading.shortcuts``; ``ALIAS_SHORTCUTS=off``: none).
     shortcuts: NotRequired[list[str]]
+    #: Under ``--alias-timeout-from-reference K``: the task's TLC limit (``seconds``) and K (``from_reference``).
+    tlc_limit: NotRequired[dict[str, float]]
 
 
 class Rate(TypedDict):

@@ -52,5 +52,4 @@ def test_every_record_names_its_limit(tmp_path) -> None:
     record = workspace.grade(Case(task, condition, 0, "reference"),
                              Generation(condition.module_map[condition.main], "reference"))
     assert record["grades"]["parse"]["passed"]
-    assert record["limits"]["tlc_timeout_s"] == workspace.tlc_limit(task)
-    assert record["limits"]["timeout_from_reference"] == 5.0
+    assert record["tlc_limit"] == {"seconds": workspace.tlc_limit(task), "from_reference": 5.0}

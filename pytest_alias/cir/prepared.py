@@ -120,7 +120,8 @@ def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...]
     prepared: list[tuple[Task, list[Prepared]]] = []
     progress: Progress | None = None
 
-    lock, made = threading.Lock(), []
+    lock = threading.Lock()
+    made: list[Any] = []
 
     def shared_tools() -> Any:  # made once, on first need (a fully cached run needs no toolchain)
         with lock:

@@ -11,7 +11,7 @@ known to parse and to bind, which both check before SANY).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, cast
 
 from ..cir.prepared import machine_dependent
 from ..tasks.model import Condition
@@ -22,7 +22,7 @@ from .bind import bind_cfg
 from .extract import Extraction, extract_module
 from .memo import GradeMemo, memo_key
 from .outnames import output_names
-from .result import GradeResult
+from .result import Evidence, GradeResult
 from .stage import stage_output
 from .validation import available_modes, guarded_grade
 
@@ -80,5 +80,6 @@ def decided_by_parse(extraction: Extraction, condition: Condition, parse: GradeR
         reason = f"output does not parse: {reason}"
     elif stage not in (Stage.EXTRACT, Stage.STAGE):
         return {}
-    details = {**parse.details, "decided_by": DECIDED_BY_PARSE}
-    return {grade: GradeResult(grade, False, reason, dict(details), 0.0) for grade in grades if grade != "parse"}
+    details = cast(Evidence, {**parse.details, "decided_by": DECIDED_BY_PARSE})
+    return {grade: GradeResult(grade, False, reason, cast(Evidence, dict(details)), 0.0)
+            for grade in grades if grade != "parse"}

@@ -11,7 +11,7 @@ another try (a time limit, a JVM fault, a grader error) is never stored.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..cir.prepared import machine_dependent
 from ..tasks.model import Condition
@@ -19,7 +19,7 @@ from ..tla.cache import RunCache, content_key, files_digest
 from ..tla.streams import budgets
 from ..vocabulary import Side, Stage
 from .extract import Extraction
-from .result import GradeResult
+from .result import Evidence, GradeResult
 from .shortcuts import grader_code_digest
 
 
@@ -54,7 +54,7 @@ class GradeMemo:
         details = {**entry["details"], "reused": "the same module was graded before (shortcut: dedupe)"}
         if "extraction" in details:
             details["extraction"] = extraction.to_dict()
-        return GradeResult(str(entry["grade"]), entry["passed"], entry.get("reason"), details, 0.0)
+        return GradeResult(str(entry["grade"]), entry["passed"], entry.get("reason"), cast(Evidence, details), 0.0)
 
     def put(self, key: str, result: GradeResult) -> None:
         """Store ``result`` when it is storable (see :func:`storable`)."""

@@ -190,8 +190,7 @@ class Workspace:
                           mode=self.config.mode, generation=generation_fields(generation), not_gradeable=not_gradeable)
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
         if self.config.timeout_from_reference is not None:  # a deviation from the paper: each verdict names it
-            record["limits"] = {**record.get("limits", {}), "tlc_timeout_s": timeout,
-                                "timeout_from_reference": self.config.timeout_from_reference}
+            record["tlc_limit"] = {"seconds": timeout, "from_reference": self.config.timeout_from_reference}
         return record
 
     def tlc_limit(self, task: Any) -> float:
