@@ -22,6 +22,7 @@ PAPER_SETTINGS: dict[str, Any] = {
     "resamples": 10_000,
     "max_new_tokens": None,
     "rename_seeds": 1,
+    "timeout_from_reference": None,
 }
 
 #: The paper's token budget per sample (section 4, Experiment 2): asking for it is no deviation.
@@ -36,6 +37,8 @@ _WORDS = {
     "resamples": "{value} bootstrap resamples (the paper: 10,000)",
     "max_new_tokens": "at most {value} new tokens per sample (the paper: the model's own budget, 1,024 for local models)",
     "rename_seeds": "{value} renamings per task, rates averaged over them (the paper: 1)",
+    "timeout_from_reference": "TLC limit per task {value:g} × the reference's own check time, between 10 s and the "
+                              "fixed limit (the paper: one fixed limit)",
 }
 
 

@@ -11,7 +11,8 @@ from typing import Any, Mapping, Sequence
 from . import __version__
 from .cases import Case
 from .cir.analysis import hidden_names
-from .grading.validation import guarded_grade
+from .grading.cascade import grade_all
+from .grading import shortcuts
 from .verdicts import record_outcome
 from .tla.runner import TlaTools
 from .tla.streams import budgets
@@ -74,21 +75,23 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
     start = time.perf_counter()
     results: dict[str, GradeEntry] = {}
     model_error = (generation or {}).get("error")
+    to_grade: list[str] = []
     for grade in grades:
         if model_error:  # no answer to grade: recorded, never counted against the model
             results[grade] = {"passed": False, "reason": f"model error: {model_error}", "seconds": 0.0,
                               "details": {"stage": Stage.MODEL, "side": Side.MODEL}}
-            continue
-        if grade not in applicable_grades(case, [grade]):
+        elif grade not in applicable_grades(case, [grade]):
             results[grade] = not_applicable_result()
-            continue
-        if grade in (not_gradeable or {}):
+        elif grade in (not_gradeable or {}):
             results[grade] = not_gradeable_result((not_gradeable or {})[grade])
-            continue
-        # guarded: an output that could write files fails unrun, and a grader error is a failing grade
-        result = guarded_grade(output, case.condition, grade, mode=mode, tools=tools, timeout=timeout)
+        else:
+            to_grade.append(grade)
+    # guarded: an output that could write files fails unrun, and a grader error is a failing grade
+    graded = grade_all(output, case.condition, to_grade, mode=mode, tools=tools, timeout=timeout) if to_grade else {}
+    for grade, result in graded.items():
         results[grade] = {"passed": result.passed, "reason": result.reason, "seconds": round(result.seconds, 3),
                           "details": _small(result.details)}
+    results = {grade: results[grade] for grade in grades}  # the run's order of grades
     hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
     from .tla.toolchain import find_jar
 
@@ -105,6 +108,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         "has_hidden_names": bool(hidden),
         "known_names": mark_known_names(case.condition.description),  # appendix M
         "mode": mode,
+        "shortcuts": shortcuts.in_force(),  # verdict-preserving shortcuts used (ALIAS_SHORTCUTS=off: none)
         "generation": generation or {},
         "timings": {"grading_s": round(time.perf_counter() - start, 3)},
         "versions": {"alias": __version__, "tlc": find_jar().tlc_version, "task": case.task.version,

@@ -156,6 +156,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("rename-map", "JSON {task id: {old name: new name}}: build the renamed condition from these published "
            "maps instead of names drawn with the seed; each map is checked and verified by SANY and TLC like a "
            "generated renaming, and a task whose map fails (or is absent) skips its renamed items with the reason"),
+    Option("timeout-from-reference", "K: each task's TLC limit is K times its reference's own TLC check time (at "
+           "least 10 s, at most --alias-timeout), not the paper's fixed limit; it can change verdicts, so every record "
+           "and the summary header name it (default: off, the fixed limit)", None, positive_number),
     Option("exposure-split", "a split file (tla-alias split): the summary adds the exposure analysis (Table 2) "
            "of the models fine-tuned on its halves"),
 )

@@ -175,6 +175,7 @@ class AliasController:
         self.config = config
         self.workspace = workspace
         self.payload: str | None = None  # what every xdist worker receives, built once
+        self._task_of: dict[str, str] | None = None  # case id → task id, for the scheduler's costs
 
     def _prepare(self, cases: list[Any]) -> dict:
         """Self-check the selected tasks' references, then generate the selected samples (a dry run
@@ -239,6 +240,28 @@ class AliasController:
             self.config.stash[GENERATIONS_KEY] = self._prepare([alias_case_of(item) for item in session.items])
         except RUN_STOPPERS as exc:  # a replay for other conditions, an ro store miss, no connection…
             raise pytest.UsageError(f"alias: {usage_message(exc, FLAG_PREFIX)}") from None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
+        """Under ``--dist load`` (what ``-n`` uses): slow tasks' items first (a grading shortcut, see
+        :mod:`.scheduling`); None leaves xdist's own scheduler (other modes, ``ALIAS_SHORTCUTS=off``)."""
+        from .switches import enabled
+
+        if config.getvalue("dist") != "load" or not enabled():
+            return None
+        from .scheduling import longest_first_scheduler
+
+        return longest_first_scheduler(config, log, self.item_cost)
+
+    def item_cost(self, nodeid: str) -> float:
+        """An item's estimated cost: its task's reference self-check seconds (0 when unknown)."""
+        coverage = self.workspace.coverage()
+        if coverage is None or not coverage.seconds:
+            return 0.0
+        if self._task_of is None:
+            self._task_of = {case.id: case.task.id for case in self.workspace.cases()}
+        task = self._task_of.get(nodeid.rpartition("[")[2].rstrip("]"))
+        return float(coverage.seconds.get(task, 0.0)) if task is not None else 0.0
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:

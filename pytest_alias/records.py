@@ -53,6 +53,10 @@ class Record(TypedDict):
     rename_seed: NotRequired[int]
     #: The byte budgets SANY and TLC ran under: ``output_mb`` (printed), ``graph_mb`` (state-graph dump).
     limits: NotRequired[dict[str, int]]
+    #: The verdict-preserving grading shortcuts used (``grading.shortcuts``; ``ALIAS_SHORTCUTS=off``: none).
+    shortcuts: NotRequired[list[str]]
+    #: Under ``--alias-timeout-from-reference K``: the task's TLC limit (``seconds``) and K (``from_reference``).
+    tlc_limit: NotRequired[dict[str, float]]
 
 
 class Rate(TypedDict):

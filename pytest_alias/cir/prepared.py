@@ -13,9 +13,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from .. import switches
 from ..tasks.model import Condition, Task
 from ..tla.cache import RunCache, content_key, default_cache_dir
 from .conditions import RenamedCondition, meaningful_condition, published_condition, random_condition, rename_seeds
@@ -147,19 +151,43 @@ def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...]
 
     prepared: list[tuple[Task, list[Prepared]]] = []
     progress: Progress | None = None
+
+    lock = threading.Lock()
+    made: list[Any] = []
+
+    def shared_tools() -> Any:  # made once, on first need (a fully cached run needs no toolchain)
+        with lock:
+            if not made:
+                made.append(tools())
+        return made[0]
+
+    def one(task: Task) -> list[Prepared]:
+        return cache.prepare(task, kinds, seed=seed, meaningful_maps=meaningful_maps, tools=shared_tools,
+                             rename_maps=rename_maps, renamings=renamings)
+
+    # Tasks are independent and each verification is a JVM run: one thread per core (results in order).
+    pool = ThreadPoolExecutor(max_workers=parallel_threads(len(tasks)))
     try:
-        for done, task in enumerate(tasks, start=1):
-            prepared.append((task, cache.prepare(task, kinds, seed=seed, meaningful_maps=meaningful_maps,
-                                                 tools=tools, rename_maps=rename_maps, renamings=renamings)))
+        for done, (task, conditions) in enumerate(zip(tasks, pool.map(one, tasks)), start=1):
+            prepared.append((task, conditions))
             if progress is None and cache.built:
                 progress = Progress(description, len(tasks), unit="task", live=live)
                 progress.update(done - 1)
             if progress is not None:
                 progress.update(1, built=cache.built)
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)
         if progress is not None:
             progress.close()
     return prepared
+
+
+def parallel_threads(jobs: int) -> int:
+    """How many threads run ``jobs`` independent tool-bound jobs: one per core, at most one per job
+    (one with ``ALIAS_SHORTCUTS=off``: the plain way, one job at a time)."""
+    if not switches.enabled():
+        return 1
+    return max(1, min(jobs, os.cpu_count() or 1))
 
 
 def verify_renamed(tasks: list[Task], seed: int, *, tools: Any = None, live: bool | None = None) -> dict[str, str | None]:

@@ -41,6 +41,7 @@ from .mapping import NameMapping, declared, paper_mappings
 from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
 from .guard import loaded_writer
+from . import shortcuts
 from .parse_grade import sany_reason, staged_output
 from .refinement import (Check, explain_check, fairness_fallback, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
@@ -267,10 +268,16 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # Next best: a mapping under which TLC found a violation, rather than an evaluation error that an
     # ill-typed mapping (a set variable standing for a number) causes.
     violation_failure: str | None = None
+    # Constant parts whose forward check stopped before TLC evaluated a state (early stop: see shortcuts).
+    stopped: set[tuple[tuple[str, str], ...]] = set() if shortcuts.enabled() else None  # type: ignore[assignment]
+    skipped = 0
     for tried, mapping in enumerate(mappings, 1):
+        if stopped is not None and mapping.constants in stopped:
+            skipped += 1
+            continue
         left = deadline - time.perf_counter()
         if left <= 1:
-            details.update({"mappings_tried": tried - 1, "side": Side.GRADER})
+            details.update({"mappings_tried": tried - 1 - skipped, "side": Side.GRADER})
             reason = reverse_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
@@ -296,9 +303,12 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             if why is not None:
                 failure = f"{direction} check failed under mapping {mapping.describe()}: {why}"
                 attempt["reason"] = failure
+                if (stopped is not None and direction == "forward"
+                        and shortcuts.startup_failure(result.status, result.output, result.distinct_states)):
+                    stopped.add(mapping.constants)
                 break
         if failure is None:
-            details.update({"mappings_tried": tried, "mapping": mapping.to_dict()})
+            details.update({"mappings_tried": tried - skipped, "mapping": mapping.to_dict()})
             if attempt.get("fairness_unchecked"):  # a fairness TLC cannot evaluate as a property
                 details["fairness_unchecked"] = attempt["fairness_unchecked"]
             if formula.fair and not fairness:
@@ -310,7 +320,10 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             reverse_failure = reverse_failure or failure
         if any(attempt.get(d) in _VIOLATIONS for d in ("forward", "reverse")):
             violation_failure = violation_failure or failure
-    details["mappings_tried"] = len(mappings)
+    details["mappings_tried"] = len(mappings) - skipped
+    if skipped:  # the verdict and reason are those of the whole search (see shortcuts.startup_failure)
+        details["early_stop"] = {"skipped": skipped, "why": "TLC stopped before evaluating any state under the "
+                                                            "same constant values"}
     reason = reverse_failure or violation_failure or first_failure or "no mapping passed"
     if len(mappings) > 1:
         reason = f"none of {len(mappings)} mappings passed; {reason}"

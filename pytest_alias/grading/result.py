@@ -60,6 +60,9 @@ class Evidence(TypedDict, total=False):
     fallback: Any
     leniency: list[str]
     leniency_notes: list[str]
+    early_stop: dict[str, Any]  # the mappings the search skipped and why (shortcut: early_stop)
+    reused: str  # the verdict was stored for the same module earlier (shortcut: dedupe)
+    decided_by: str  # the parse grade's failure decided this grade (shortcut: cascade)
     fairness_unchecked: list[str]  # a fairness TLC cannot evaluate as a property: its safety part was checked
     launches_after_sany: int
     encodings: Any

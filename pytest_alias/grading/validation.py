@@ -87,12 +87,13 @@ def available_modes() -> tuple[str, ...]:
 
 def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, mode: str = "paper",
                   tools: TlaTools | None = None, timeout: float = DEFAULT_TLC_TIMEOUT,
-                  max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
+                  max_bytes: int = DEFAULT_MAX_BYTES, extraction: Extraction | None = None) -> GradeResult:
     """Grade one raw output with ``grade`` (parse, name or behavior) under ``condition``; never crash.
 
     ``mode`` applies to the behavior grade; a mode it lacks raises :class:`ModeUnavailable`. An
     output that could write files fails without running (``details["stage"] == "guard"``); an
-    exception inside a grader becomes a failing verdict (``details["stage"] == "error"``).
+    exception inside a grader becomes a failing verdict (``details["stage"] == "error"``). Pass
+    ``extraction`` (of ``output_text``) to reuse one already made.
     """
     if grade not in GRADES:
         raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
@@ -101,7 +102,8 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, 
                               f"(this build has {', '.join(available_modes())})")
     started = time.perf_counter()
     try:
-        extraction = extract_module(output_text, max_bytes=max_bytes)
+        if extraction is None:
+            extraction = extract_module(output_text, max_bytes=max_bytes)
         hazard = writer_use(_texts(extraction)) if extraction.ok else None
         if hazard is not None:
             return GradeResult(grade, False, f"{hazard}; not run", Evidence(stage=Stage.GUARD, mode=mode),

@@ -79,6 +79,7 @@ class RunConfig:
     seed: int = 0
     rename_seeds: int = 1  # renamings per task (random condition); the paper renames once
     timeout: float = 300.0
+    timeout_from_reference: float | None = None  # K: a per-task TLC limit, K × the reference's check time
     mode: str = "paper"
     cache_dir: Path | None = None
     store_mode: str = "rw"
@@ -121,6 +122,7 @@ class RunConfig:
             models=tuple(m for m in options["model"] or () if m), grade=options["grade"],
             grades=tuple(selected_grades(options["grade"])), suite=options["suite"], conditions=conditions,
             samples=options["samples"], seed=options["seed"], timeout=options["timeout"], mode=options["mode"],
+            timeout_from_reference=options.get("timeout_from_reference"),
             cache_dir=Path(options["cache_dir"]).expanduser() if options["cache_dir"] else None,
             store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
             resamples=options["resamples"], meaningful_maps=read_name_maps(options.get("meaningful_maps")),
@@ -137,13 +139,18 @@ class RunConfig:
 
     def settings(self) -> dict[str, Any]:
         """The run's settings as JSON data (the summary header and every run file carry them)."""
-        return {"models": list(self.models), "grade": self.grade, "suite": self.suite,
-                "conditions": list(self.conditions), "samples": self.samples, "seed": self.seed,
-                "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
-                "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
-                "covered": "auto" if self.covered == "auto" else self.covered_source,
-                "rename_map": self.rename_map_source,
-                **({"rename_seeds": self.rename_seeds} if self.rename_seeds != 1 else {})}  # today's shape at 1
+        found: dict[str, Any] = {
+            "models": list(self.models), "grade": self.grade, "suite": self.suite,
+            "conditions": list(self.conditions), "samples": self.samples, "seed": self.seed,
+            "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
+            "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
+            "covered": "auto" if self.covered == "auto" else self.covered_source,
+            "rename_map": self.rename_map_source}
+        if self.rename_seeds != 1:  # today's shape at 1
+            found["rename_seeds"] = self.rename_seeds
+        if self.timeout_from_reference is not None:  # a deviation: named only when asked for
+            found["timeout_from_reference"] = self.timeout_from_reference
+        return found
 
     def renaming_seeds(self) -> list[int]:
         """The seeds the random condition is built with (the run's seed first)."""

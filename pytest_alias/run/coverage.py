@@ -13,11 +13,12 @@ fault) is not cached.
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..cir.prepared import machine_dependent
+from ..cir.prepared import machine_dependent, parallel_threads
 from ..tasks.model import Condition, Task
 
 #: How a run's covered set was obtained (the run's JSON says which).
@@ -37,6 +38,9 @@ class Coverage:
     ineligible: Mapping[str, str] = field(default_factory=dict)  # task → appendix J's reason
     file: str | None = None
     checked: frozenset[str] = frozenset()  # every task this coverage has a word on (those without a cfg too)
+    #: task → seconds its self-check took when it ran (stored with it): the controller's cost estimate
+    #: for longest-first scheduling; not part of the run's JSON (it is the machine's, not the run's).
+    seconds: Mapping[str, float] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON data: the run's JSON, the xdist payload and ``tla-alias report`` read it back."""
@@ -55,13 +59,14 @@ class Coverage:
     def restricted_to(self, file_tasks: Iterable[str], file: str) -> Coverage:
         """The covered tasks a ``validate-grader`` file names (the self-check still decides what is gradeable)."""
         return Coverage(FROM_FILE, self.mode, self.timeout, frozenset(file_tasks), self.not_gradeable,
-                        self.ineligible, file, self.checked)
+                        self.ineligible, file, self.checked, self.seconds)
 
     def merged(self, other: Coverage) -> Coverage:
         """This coverage with ``other``'s tasks added (a worker that self-checked a task it lacked)."""
         covered = self.covered if self.source == FROM_FILE else self.covered | other.covered
         return Coverage(self.source, self.mode, self.timeout, covered, {**self.not_gradeable, **other.not_gradeable},
-                        {**self.ineligible, **other.ineligible}, self.file, self.checked | other.checked)
+                        {**self.ineligible, **other.ineligible}, self.file, self.checked | other.checked,
+                        {**self.seconds, **other.seconds})
 
 
 #: The behavior grade's wording when it finds, while grading an output, that the reference fails itself.
@@ -77,6 +82,12 @@ def _own_words(reason: str) -> str:
 
 def self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, cache: Any) -> str | None:
     """Why ``condition``'s reference fails the behavior grade against itself (None: it passes), cached."""
+    return timed_self_check(condition, tools=tools, mode=mode, timeout=timeout, cache=cache)[0]
+
+
+def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: float,
+                     cache: Any) -> tuple[str | None, float]:
+    """:func:`self_check`'s reason and the seconds the check took when it ran (kept with it in the cache)."""
     from ..grading.validation import guarded_grade
     from ..tla.cache import content_key
 
@@ -84,13 +95,14 @@ def self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, c
                       mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
     entry = cache.get(key)
     if isinstance(entry, Mapping) and "reason" in entry and (entry["reason"] is None or isinstance(entry["reason"], str)):
-        return entry["reason"]
+        seconds = entry.get("seconds")
+        return entry["reason"], float(seconds) if isinstance(seconds, (int, float)) else 0.0
     result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
                            timeout=timeout)
     reason = None if result.passed else _own_words(result.reason or "no reason given")
     if reason is None or not machine_dependent(reason):
-        cache.put(key, {"reason": reason})
-    return reason
+        cache.put(key, {"reason": reason, "seconds": round(result.seconds, 3)})
+    return reason, result.seconds
 
 
 def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mode: str, timeout: float,
@@ -106,9 +118,17 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
     covered: set[str] = set()
     not_gradeable: dict[str, str] = {}
     ineligible: dict[str, str] = {}
-    with Progress("self-checking references (behavior grade)", len(pairs), unit="task", live=live) as progress:
-        for task, condition in pairs:
-            reason = self_check(condition, tools=tools, mode=mode, timeout=timeout, cache=cache)
+
+    seconds: dict[str, float] = {}
+
+    def one(pair: tuple[Task, Condition]) -> str | None:
+        reason, seconds[pair[0].id] = timed_self_check(pair[1], tools=tools, mode=mode, timeout=timeout, cache=cache)
+        return reason
+
+    # One thread per core: each self-check is JVM runs, and the workers wait for the coverage.
+    with Progress("self-checking references (behavior grade)", len(pairs), unit="task", live=live) as progress, \
+            ThreadPoolExecutor(max_workers=parallel_threads(len(pairs))) as pool:
+        for (task, condition), reason in zip(pairs, pool.map(one, pairs)):
             excluded = behavior_exclusion(task)
             # Appendix J's eligibility first, as validate-grader applies it (a random-valued spec is
             # ineligible whether or not its self-check happens to pass); a failed self-check still
@@ -122,4 +142,4 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
             progress.update(1)
     ineligible.update({task.id: "task has no TLC configuration" for task, condition in tasks if condition.cfg is None})
     return Coverage(SELF_CHECK, mode, timeout, frozenset(covered), not_gradeable, ineligible,
-                    checked=frozenset(task.id for task, _ in tasks))
+                    checked=frozenset(task.id for task, _ in tasks), seconds=seconds)

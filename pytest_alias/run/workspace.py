@@ -28,6 +28,7 @@ class Workspace:
         self._prepared: list[tuple[Any, Any]] | None = None  # the run's conditions, prepared once
         self._models: dict[str, Any] = {}
         self._coverage: Coverage | None = None
+        self._limits: dict[str, float] = {}  # task → its TLC limit under --alias-timeout-from-reference
         self.skipped_line: str | None = None  # tasks the suite could not load, said once in the summary
         self.cost_estimate: dict[str, Any] | None = None  # made before generating (the run's JSON keeps it)
         self.generations: dict[tuple[str, str, int, str], Any] = {}  # every text this process generated or read
@@ -199,9 +200,24 @@ class Workspace:
         coverage = self.check_references([case.task.id]) if self.needs_coverage() else None
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
                          if coverage is not None and case.task.id in coverage.not_gradeable else {})
-        record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=self.config.timeout,
+        timeout = self.tlc_limit(case.task)
+        record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
                           mode=self.config.mode, generation=generation_fields(generation), not_gradeable=not_gradeable)
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
         if self.config.rename_seeds > 1 and case.condition.kind == "random":  # which of the run's renamings
             record["rename_seed"] = case.condition.rename_seed
+        if self.config.timeout_from_reference is not None:  # a deviation from the paper: each verdict names it
+            record["tlc_limit"] = {"seconds": timeout, "from_reference": self.config.timeout_from_reference}
         return record
+
+    def tlc_limit(self, task: Any) -> float:
+        """The TLC limit for ``task``'s outputs: the fixed limit, or the per-task one of
+        ``--alias-timeout-from-reference`` (see :mod:`.limits`), computed once per task and process."""
+        if self.config.timeout_from_reference is None:
+            return self.config.timeout
+        if task.id not in self._limits:
+            from .limits import reference_limit
+
+            self._limits[task.id] = reference_limit(task, self.tools, scale=self.config.timeout_from_reference,
+                                                    ceiling=self.config.timeout)
+        return self._limits[task.id]

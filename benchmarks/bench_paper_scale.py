@@ -1,0 +1,260 @@
+"""A run of the paper's shape graded through the plugin, shortcuts off and on in the same run.
+
+    python benchmarks/bench_paper_scale.py [--suite builtin] [--tasks N | --task-ids ID,ID] [--quick]
+                                           [--samples 5] [--timeout 300] [--workers 2] [--json OUT.json]
+
+Workload: every chosen task with a cfg, in the original and random conditions, ``--samples`` samples each
+(the paper: 2 conditions × 5 samples), every grade (``--alias-grade=all``). Outputs are made from each
+condition's own reference, mixed as real model outputs are (per output, drawn with a fixed seed):
+
+==============  ====  ==========================================================================
+kind            %     what it is
+==============  ====  ==========================================================================
+copy            15    the reference, fenced (memorised outputs are often exact copies)
+rewrite         12    an equivalent rewrite: declarations reordered, a comment added
+slow             4    the reference with an ASSUME that keeps every TLC run busy for seconds
+missing_name    23    the reference with an invariant the cfg names renamed (cfg names missing)
+mutant          31    a mutant of the reference (``grading.mutants``): other reachable states
+parse_error      7    the reference with a definition cut off mid-expression
+truncated        4    the first 60% of the reference's lines (a token limit hit)
+prose            4    prose and no module
+==============  ====  ==========================================================================
+
+Proportions follow TLA+-Bench's public results: a top model's outputs pass SANY on about 90% of
+tasks and TLC on about 30% (here 85% reach SANY's success and about 30% are copies, rewrites or slow
+copies, which pass TLC); a further 30% of samples after the first repeat the first sample's text
+(models at temperature repeat themselves on small specs).
+
+Both arms replay the same file through ``pytest --alias-model=replay:FILE -n WORKERS`` from an empty
+cache of their own, first with ``ALIAS_SHORTCUTS=off`` (the plain grading), then with the shortcuts
+on; the script prints each arm's wall time, outputs and verdicts per minute, seconds per verdict
+and per grade, SANY/TLC launches (JVM runs), cache hits, the ten slowest items and peak memory,
+then the ratio, and exits 1 unless every item got the same verdict (passed and reason per grade).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from pytest_alias.grading.mutants import generate_mutants
+from pytest_alias.run.config import RunConfig
+from pytest_alias.run.workspace import Workspace
+from pytest_alias.tla.cfg import parse_cfg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_grading import rotate_declarations  # noqa: E402 - a sibling script
+
+#: Output kind → weight (percent), in the order the docstring's table gives.
+MIX: dict[str, int] = {"copy": 15, "rewrite": 12, "slow": 4, "missing_name": 23, "mutant": 31, "parse_error": 7,
+                       "truncated": 4, "prose": 4}
+#: Chance that a sample after the first repeats the first sample's text.
+REPEAT = 0.3
+#: An ASSUME that TLC evaluates at start-up of every run (a few seconds on one core).
+SLOW_ASSUME = "ASSUME \\A alias_a, alias_b \\in 1..1500 : alias_a + alias_b > 1\n"
+_FOOTER = re.compile(r"^=+\s*$", re.M)
+
+LAUNCH_COUNTER = '''
+import json, os
+from pytest_alias.plugin import WORKSPACE_KEY
+
+def pytest_sessionfinish(session):
+    workspace = session.config.stash.get(WORKSPACE_KEY, None)
+    tools = workspace.__dict__.get("tools") if workspace is not None else None
+    if tools is not None:
+        with open(os.environ["ALIAS_BENCH_LAUNCHES"], "a") as handle:
+            handle.write(json.dumps(dict(tools.launches)) + "\\n")
+'''
+
+
+def _before_footer(text: str, addition: str) -> str:
+    footers = list(_FOOTER.finditer(text))
+    at = footers[-1].start() if footers else len(text)
+    return text[:at] + addition + text[at:]
+
+
+def make_output(kind: str, condition: Any, rng: random.Random) -> str:
+    """One output of ``kind`` for ``condition`` (made from its own reference)."""
+    reference = condition.module_map[condition.main]
+    if kind == "copy":
+        return f"Here is the specification:\n\n```tla\n{reference}```\n"
+    if kind == "rewrite":
+        rotated = rotate_declarations(reference) or reference
+        return _before_footer(rotated, "\\* the same behaviour, written again\n")
+    if kind == "slow":
+        return _before_footer(reference, SLOW_ASSUME)
+    if kind == "missing_name":
+        invariants = [name for name in parse_cfg(condition.cfg).invariants] if condition.cfg else []
+        if invariants:
+            name = invariants[0]
+            return re.sub(rf"\b{re.escape(name)}\b", name + "Holds", reference)
+        kind = "mutant"
+    if kind == "mutant":
+        mutants = generate_mutants(condition.module_map, condition.main, condition.cfg, limit=8)
+        if mutants:
+            return rng.choice(mutants).output_text()
+        kind = "parse_error"
+    if kind == "parse_error":
+        return _before_footer(reference, "AliasBroken == (1 + \n")
+    if kind == "truncated":
+        lines = reference.splitlines(keepends=True)
+        return "".join(lines[: max(1, int(len(lines) * 0.6))])
+    return "I am not able to write this TLA+ specification, but here is an outline of the idea in prose."
+
+
+def build_workload(workspace: Workspace, task_ids: list[str] | None, tasks: int | None, samples: int,
+                   seed: int = 0) -> tuple[list[dict[str, Any]], list[str]]:
+    """The replay lines (with each one's kind) and the task ids they cover."""
+    rng = random.Random(seed)
+    kinds, weights = list(MIX), list(MIX.values())
+    lines: list[dict[str, Any]] = []
+    chosen: list[str] = []
+    for task, prepared in workspace.prepared_conditions():
+        if task.cfg is None or (task_ids and task.id not in task_ids):
+            continue
+        if tasks is not None and len(chosen) >= tasks:
+            break
+        chosen.append(task.id)
+        for condition, _ in prepared:
+            if condition is None:
+                continue
+            first: tuple[str, str] | None = None
+            for sample in range(samples):
+                if first is not None and rng.random() < REPEAT:
+                    kind, text = "repeat:" + first[0], first[1]
+                else:
+                    kind = rng.choices(kinds, weights)[0]
+                    text = make_output(kind, condition, rng)
+                first = first or (kind, text)
+                lines.append({"task": task.id, "condition": condition.kind, "sample": sample, "text": text,
+                              "condition_version": condition.version, "seed": seed, "kind": kind})
+    return lines, chosen
+
+
+def run_arm(name: str, folder: Path, replay: Path, args: argparse.Namespace, chosen: list[str]) -> dict[str, Any]:
+    """One arm: the plugin over the replay file from an empty cache; wall time, records, launches."""
+    arm = folder / name
+    arm.mkdir()
+    (arm / "conftest.py").write_text(LAUNCH_COUNTER)
+    report = arm / "run.json"
+    launches = arm / "launches.jsonl"
+    env = {**os.environ, "ALIAS_SHORTCUTS": "on" if name == "on" else "off", "ALIAS_BENCH_LAUNCHES": str(launches)}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--alias-suite={args.suite}",
+               f"--alias-model=replay:{replay}", "--alias-grade=all", f"--alias-samples={args.samples}",
+               f"--alias-timeout={args.timeout:g}", f"--alias-cache-dir={arm / 'cache'}", f"--alias-report={report}",
+               "--alias-no-fail", "-n", str(args.workers), "-k", " or ".join(chosen)]
+    print(f"arm {name}: {' '.join(command[3:])}", file=sys.stderr)
+    started = time.perf_counter()
+    proc = subprocess.run(command, cwd=arm, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if not report.exists():
+        raise SystemExit(f"arm {name}: no report written (exit {proc.returncode}):\n{proc.stdout[-3000:]}{proc.stderr[-2000:]}")
+    records = json.loads(report.read_text())["records"]
+    counted: Counter[str] = Counter()
+    if launches.exists():
+        for line in launches.read_text().splitlines():
+            counted.update(json.loads(line))
+    return {"wall_s": wall, "records": records, "launches": dict(counted),
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+
+def figures(arm: dict[str, Any]) -> dict[str, Any]:
+    """What the issue asks for, from one arm's records."""
+    records = arm["records"]
+    verdicts = [(grade, entry) for r in records for grade, entry in r["grades"].items()
+                if not entry.get("not_applicable") and not entry.get("not_gradeable")]
+    per_grade: dict[str, float] = Counter()
+    for grade, entry in verdicts:
+        per_grade[grade] += entry.get("seconds", 0.0)
+    hits = Counter()
+    for _, entry in verdicts:
+        details = entry.get("details", {})
+        hits["sany_cached"] += bool(details.get("sany_cached"))
+        hits["tlc_cached"] += bool(details.get("tlc_cached"))
+        hits["reused (dedupe)"] += "reused" in details
+        hits["decided by parse (cascade)"] += "decided_by" in details
+        hits["early stops"] += "early_stop" in details
+    minutes = arm["wall_s"] / 60
+    slowest = sorted(records, key=lambda r: -r["timings"]["grading_s"])[:10]
+    grade_seconds = sum(per_grade.values())
+    return {
+        "wall_s": round(arm["wall_s"], 1), "outputs": len(records), "verdicts": len(verdicts),
+        "outputs_per_min": round(len(records) / minutes, 1), "verdicts_per_min": round(len(verdicts) / minutes, 1),
+        "grade_s_total": round(grade_seconds, 1), "s_per_verdict": round(grade_seconds / max(1, len(verdicts)), 3),
+        "s_per_grade": {g: round(s, 1) for g, s in sorted(per_grade.items())},
+        "name_tlc_s": round(sum(e.get("details", {}).get("tlc_seconds") or 0.0 for g, e in verdicts if g == "name"), 1),
+        "launches": arm["launches"], "cache_hits": dict(hits),
+        "peak_rss_mb_largest_process_so_far": round(arm["peak_rss_mb"]),
+        "slowest": [(r["id"], r["timings"]["grading_s"]) for r in slowest],
+    }
+
+
+def differences(off: list[dict[str, Any]], on: list[dict[str, Any]]) -> list[str]:
+    """Items whose verdict (passed and reason of each grade) differs between the arms."""
+    def verdicts(records: list[dict[str, Any]]) -> dict[str, Any]:
+        return {r["id"]: {g: (e["passed"], e["reason"]) for g, e in r["grades"].items()} for r in records}
+    a, b = verdicts(off), verdicts(on)
+    found = [f"{key}: only in one arm" for key in sorted(set(a) ^ set(b))]
+    found += [f"{key}: off {a[key]} / on {b[key]}" for key in sorted(set(a) & set(b)) if a[key] != b[key]]
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", default="builtin", help="builtin, or examples:PATH (a tlaplus/Examples clone)")
+    parser.add_argument("--tasks", type=int, default=None, help="only the first N tasks with a cfg")
+    parser.add_argument("--task-ids", default=None, help="only these task ids (ID,ID,...)")
+    parser.add_argument("--quick", action="store_true", help="4 tasks, 2 samples: a smoke run of a few minutes")
+    parser.add_argument("--samples", type=int, default=5)
+    parser.add_argument("--timeout", type=float, default=300.0, help="TLC limit per run (the paper's 300 s)")
+    parser.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (-n)")
+    parser.add_argument("--json", type=Path, default=None, help="also write every figure and row here")
+    args = parser.parse_args()
+    if args.quick:
+        args.tasks, args.samples = args.tasks or 4, 2
+    task_ids = args.task_ids.split(",") if args.task_ids else None
+    with tempfile.TemporaryDirectory(prefix="alias-paper-scale-") as scratch:
+        folder = Path(scratch)
+        workspace = Workspace(RunConfig(suite=args.suite, samples=args.samples, cache_dir=folder / "build-cache"))
+        lines, chosen = build_workload(workspace, task_ids, args.tasks, args.samples)
+        replay = folder / "outputs.jsonl"
+        replay.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "kind"}) + "\n" for line in lines))
+        mix = Counter(line["kind"].split(":")[0] if not line["kind"].startswith("repeat") else "repeat"
+                      for line in lines)
+        print(f"{len(chosen)} tasks, {len(lines)} outputs; mix: {dict(sorted(mix.items()))}", file=sys.stderr)
+        arms = {name: run_arm(name, folder, replay, args, chosen) for name in ("off", "on")}
+    results = {name: figures(arm) for name, arm in arms.items()}
+    diff = differences(arms["off"]["records"], arms["on"]["records"])
+    ratio = {"wall": round(results["off"]["wall_s"] / results["on"]["wall_s"], 2),
+             "s_per_verdict": round(results["off"]["s_per_verdict"] / max(1e-9, results["on"]["s_per_verdict"]), 2)}
+    for name, data in results.items():
+        print(f"\n== shortcuts {name} ==")
+        for key, value in data.items():
+            if key != "slowest":
+                print(f"{key:18} {value}")
+        print("slowest items:")
+        for item, seconds in data["slowest"]:
+            print(f"  {seconds:8.2f} s  {item}")
+    print(f"\nratio off/on: wall {ratio['wall']}x, seconds per verdict {ratio['s_per_verdict']}x")
+    print(f"identical verdicts: {'yes' if not diff else f'NO ({len(diff)} items differ)'}")
+    for line in diff[:20]:
+        print("  " + line)
+    if args.json:
+        args.json.write_text(json.dumps({"tasks": chosen, "mix": dict(mix), "arms": results, "ratio": ratio,
+                                         "differences": diff}, indent=1))
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

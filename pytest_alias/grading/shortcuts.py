@@ -1,0 +1,58 @@
+"""Grading shortcuts that give the same verdicts for less work, and the one switch that turns them off.
+
+``ALIAS_SHORTCUTS=off`` (read at each grade, so it reaches xdist workers through their environment)
+grades every output the plain way; every record says which way it was graded (``record["shortcuts"]``).
+The shortcuts, each verdict-preserving by construction:
+
+* ``cascade``: an output is extracted once for all its grades, and an output that does not stage or
+  does not pass strict SANY is decided for every grade at once, with the reason each grade gives then;
+* ``early_stop``: the behavior grade's mapping search skips the mappings whose TLC check must fail the
+  same way as one already tried (see :func:`startup_failure`);
+* ``dedupe``: an extracted module graded before (same module texts, condition, grade, mode, limit,
+  toolchain and grader code) takes the stored verdict, within a run and across runs (the run cache);
+* ``parallel_setup``: condition preparation and the references' self-checks run one thread per core
+  (:func:`~pytest_alias.cir.prepared.parallel_threads`) instead of one task at a time;
+* ``longest_first``: under ``-n``, items of tasks whose reference self-check took longest are sent
+  first (:mod:`pytest_alias.scheduling`), so the run does not end with one worker busy.
+
+The switch itself lives in :mod:`pytest_alias.switches` (the preparation layer reads it too).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+from ..switches import ENV, NAMES, enabled, in_force  # noqa: F401 - the switch, re-exported
+
+#: TLC's message "Computing initial states...": printed before TLC evaluates any state.
+_COMPUTING_INIT = "@!@!@STARTMSG 2189:"
+#: Statuses that never come from checking a state against an invariant or property.
+_STARTUP_STATUSES = frozenset({"config_error", "crash", "assumption_failure"})
+
+
+def startup_failure(status: str, output: str, distinct_states: int | None) -> bool:
+    """Whether a failed TLC run stopped before it evaluated any state (so before any invariant or
+    property was checked): a configuration error, an ASSUME or constant definition that fails.
+
+    Mappings that agree on the constants give TLC the same constant values and differ only in the
+    variable substitution, which TLC evaluates on states alone: every such mapping stops the same way,
+    so its check can neither pass nor find a violation, and the search's verdict and reason are the
+    same without it.
+    """
+    return status in _STARTUP_STATUSES and not distinct_states and _COMPUTING_INIT not in output
+
+
+@functools.lru_cache(maxsize=1)
+def grader_code_digest() -> str:
+    """A digest of the source of the packages that decide a verdict (``grading``, ``tla``, ``cir``,
+    ``tasks``): a stored verdict is reused only by the code that gave it."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for package in ("grading", "tla", "cir", "tasks"):
+        for path in sorted((root / package).rglob("*")):
+            if path.suffix in {".py", ".java", ".tla"} and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,127 @@
+"""The grading shortcuts (cascade, early stop, dedupe) give the plain path's verdicts: real SANY and TLC."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_alias.cases import Case
+from pytest_alias.evaluate import evaluate
+from pytest_alias.grading import shortcuts
+from pytest_alias.grading.mutants import generate_mutants
+from pytest_alias.tasks.suites import load_suite
+from pytest_alias.tla.runner import TlaTools
+
+GRADES = ["parse", "name", "behavior"]
+
+
+@pytest.fixture(scope="module")
+def die_hard() -> Any:
+    return next(t for t in load_suite("builtin") if t.id == "die-hard")
+
+
+def _before_footer(text: str, addition: str) -> str:
+    at = list(re.finditer(r"^=+\s*$", text, re.M))[-1].start()
+    return text[:at] + addition + text[at:]
+
+
+def outputs(task: Any) -> dict[str, str]:
+    """One output of each kind a model writes, made from die-hard's reference."""
+    condition = task.original()
+    reference = condition.module_map[condition.main]
+    mutant = generate_mutants(condition.module_map, condition.main, condition.cfg, limit=1)[0]
+    return {
+        "prose": "I cannot write this specification.",
+        "parse_error": _before_footer(reference, "Broken == (1 +\n"),
+        "missing_cfg_name": re.sub(r"\bEvenTotal\b", "EvenTotalHolds", reference),
+        "wrong_behavior": mutant.output_text(),
+        "equivalent_rewrite": _before_footer(reference, "\\* written again\nUnused == 42\n"),
+        "copy": f"```tla\n{reference}```",
+        "startup_failure": _before_footer(reference, 'ASSUME SmallCap = "a"\n'),
+    }
+
+
+def verdicts(record: dict[str, Any]) -> dict[str, tuple[bool, str | None]]:
+    return {grade: (entry["passed"], entry["reason"]) for grade, entry in record["grades"].items()}
+
+
+@pytest.fixture(scope="module")
+def graded(die_hard: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """Every output graded the plain way, then with the shortcuts (paper mode), each way from its own cache."""
+    case = Case(die_hard, die_hard.original(), 0, "replay")
+    found: dict[str, dict[str, Any]] = {"off": {}, "on": {}}
+    with pytest.MonkeyPatch.context() as patch:
+        for way in ("off", "on"):
+            patch.setenv(shortcuts.ENV, way)
+            tools = TlaTools(cache_dir=tmp_path_factory.mktemp(f"cache-{way}"))
+            for kind, text in outputs(die_hard).items():
+                before = tools.launches["tlc"]
+                record = evaluate(case, text, GRADES, tools=tools, timeout=60, mode="paper")
+                record["tlc_launches"] = tools.launches["tlc"] - before
+                found[way][kind] = record
+    return found
+
+
+@pytest.mark.parametrize("kind", ["prose", "parse_error", "missing_cfg_name", "wrong_behavior", "equivalent_rewrite",
+                                  "copy", "startup_failure"])
+def test_shortcuts_give_the_plain_verdicts(graded: dict[str, dict[str, Any]], kind: str) -> None:
+    plain, fast = graded["off"][kind], graded["on"][kind]
+    assert verdicts(fast) == verdicts(plain)
+    assert plain["shortcuts"] == [] and fast["shortcuts"] == list(shortcuts.NAMES)
+
+
+def test_the_outputs_span_the_verdicts(graded: dict[str, dict[str, Any]]) -> None:
+    """The kinds are what they claim, so the comparison above covers failing and passing grades."""
+    plain = {kind: verdicts(record) for kind, record in graded["off"].items()}
+    assert not any(passed for passed, _ in plain["prose"].values())
+    assert not plain["parse_error"]["parse"][0] and "parse error" in plain["parse_error"]["parse"][1]
+    assert plain["missing_cfg_name"]["parse"][0] and not plain["missing_cfg_name"]["name"][0]
+    assert plain["missing_cfg_name"]["behavior"][0]  # the names differ, the behaviors do not
+    assert not plain["wrong_behavior"]["behavior"][0]
+    assert all(passed for passed, _ in plain["equivalent_rewrite"].values())
+    assert all(passed for passed, _ in plain["copy"].values())
+
+
+def test_a_parse_failure_decides_every_grade_without_tlc(graded: dict[str, dict[str, Any]]) -> None:
+    fast = graded["on"]["parse_error"]
+    assert fast["tlc_launches"] == 0
+    for grade in ("name", "behavior"):
+        assert "decided_by" in fast["grades"][grade]["details"]
+        assert fast["grades"][grade]["reason"].startswith("output does not parse: SANY: parse error")
+
+
+def test_a_failure_before_any_state_ends_the_mapping_search(graded: dict[str, dict[str, Any]]) -> None:
+    """An ASSUME that fails under the constants fails every mapping with those constants the same way."""
+    plain = graded["off"]["startup_failure"]["grades"]["behavior"]
+    fast = graded["on"]["startup_failure"]["grades"]["behavior"]
+    assert "ASSUME" in fast["reason"]
+    assert plain["details"]["mappings_tried"] == 12 and "early_stop" not in plain["details"]
+    # die-hard's 3 variables and 2 constants: 12 mappings, 2 sets of constant values.
+    assert fast["details"]["mappings_tried"] == 2 and fast["details"]["early_stop"]["skipped"] == 10
+    assert graded["on"]["startup_failure"]["tlc_launches"] < graded["off"]["startup_failure"]["tlc_launches"]
+
+
+def test_the_same_module_is_graded_once(die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same module in other wrapping takes the stored verdicts, within a run and across runs."""
+    monkeypatch.setenv(shortcuts.ENV, "on")
+    case = Case(die_hard, die_hard.original(), 0, "replay")
+    text = outputs(die_hard)["wrong_behavior"]
+    first = evaluate(case, text, GRADES, tools=TlaTools(cache_dir=tmp_path), timeout=60, mode="paper")
+    again_tools = TlaTools(cache_dir=tmp_path)  # a later run (or another worker) with the same cache folder
+    again = evaluate(case, f"Sure:\n```tla\n{text}```\nDone.", GRADES, tools=again_tools, timeout=60, mode="paper")
+    assert verdicts(again) == verdicts(first)
+    assert sum(again_tools.launches.values()) == 0
+    assert all("reused" in entry["details"] for entry in again["grades"].values())
+    # A different limit is a different question: graded again.
+    other = evaluate(case, text, ["parse"], tools=again_tools, timeout=59, mode="paper")
+    assert "reused" not in other["grades"]["parse"]["details"]
+
+
+def test_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(shortcuts.ENV, "off")
+    assert not shortcuts.enabled() and shortcuts.in_force() == []
+    monkeypatch.delenv(shortcuts.ENV)
+    assert shortcuts.enabled() and shortcuts.in_force() == list(shortcuts.NAMES)

@@ -1,0 +1,61 @@
+"""Longest-first scheduling: xdist's load scheduler, with the costliest pending items sent first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_alias.scheduling import longest_first_scheduler
+
+pytest_plugins = ["pytester"]
+
+
+class FakeNode:
+    """What the scheduler calls on a worker: the items sent to it, in order."""
+
+    def __init__(self, name: str) -> None:
+        self.gateway = type("Gateway", (), {"id": name})()
+        self.sent: list[int] = []
+        self.shutting_down = False
+
+    def send_runtest_some(self, indices: list[int]) -> None:
+        self.sent.extend(indices)
+
+    def shutdown(self) -> None:
+        self.shutting_down = True
+
+
+def test_the_costliest_items_go_out_first(pytester: pytest.Pytester) -> None:
+    config = pytester.parseconfig("-p", "xdist", "--tx=2*popen", "--dist=load")
+    collection = [f"test_tla.py::test_tla[item{i}]" for i in range(12)]
+    costs = {collection[3]: 50.0, collection[9]: 40.0, collection[10]: 40.0}
+    scheduler: Any = longest_first_scheduler(config, None, lambda nodeid: costs.get(nodeid, 0.0))
+    assert scheduler is not None
+    nodes = [FakeNode("gw0"), FakeNode("gw1")]
+    for node in nodes:
+        scheduler.add_node(node)
+        scheduler.add_node_collection(node, collection)
+    scheduler.schedule()
+    # Two items per worker at first (xdist's chunk): the slowest three lead, then collection order.
+    assert nodes[0].sent == [3, 9] and nodes[1].sent == [10, 0]
+    while scheduler.pending:  # as items finish, the scheduler refills in the same order
+        for node in nodes:
+            for index in list(scheduler.node2pending[node]):
+                scheduler.mark_test_complete(node, index)
+    assert sorted(i for node in nodes for i in node.sent) == list(range(12))  # every item exactly once
+
+
+def test_the_self_check_time_is_kept_with_the_cached_check(tools, tmp_path) -> None:
+    """The scheduler's cost is the reference self-check's time: measured once, then read from the cache."""
+    from pytest_alias.run.coverage import compute_coverage
+    from pytest_alias.tasks.suites import load_suite
+
+    task = next(t for t in load_suite("builtin") if t.id == "die-hard")
+    first = compute_coverage([(task, task.original())], tools=tools, mode="paper", timeout=60, cache_root=tmp_path,
+                             live=False)
+    again = compute_coverage([(task, task.original())], tools=tools, mode="paper", timeout=60, cache_root=tmp_path,
+                             live=False)
+    assert first.covered == {"die-hard"} and first.seconds["die-hard"] > 0
+    assert again.seconds["die-hard"] == pytest.approx(first.seconds["die-hard"], abs=0.001)
+    assert "seconds" not in first.to_dict()  # the machine's, not the run's: not in the run's JSON
