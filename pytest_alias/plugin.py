@@ -105,7 +105,7 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     return [f"alias: models {', '.join(settings.models)}; grade {settings.grade}; suite {settings.suite}; "
             f"conditions {','.join(settings.conditions)}; samples {settings.samples}; seed {settings.seed}; "
             f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}"
-            + (f"; renamed names from {settings.rename_map_source}" if settings.rename_map_source else ""),
+            + (f"; renamed names from {settings.rename_map_source}" if settings.rename_map_source else "")
             + (f"; renaming seeds {', '.join(map(str, settings.renaming_seeds()))}" if settings.rename_seeds > 1 else ""),
             deviation_line(settings)]
 

@@ -260,9 +260,9 @@ def seeds_evidence(model: str, rows: Sequence[Mapping[str, Any]]) -> list[Eviden
             found[row["grade"]] = row
     evidence = []
     for grade in ("name", "behavior"):
-        row = found.get(grade)
-        if row is None:
+        if grade not in found:
             continue
+        row = found[grade]
         low, high = row["decrease_ci"]
         spread = (f"across the {row['seeds']} renamings the decrease runs from {_points(row['decrease_min'])} to "
                   f"{_points(row['decrease_max'])} points")
