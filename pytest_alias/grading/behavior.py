@@ -25,6 +25,7 @@ from ..errors import UsageProblem
 
 import math
 import time
+from collections import Counter
 from typing import Any, Callable
 
 from ..tasks.model import Condition
@@ -40,6 +41,7 @@ from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import NameMapping, declared, paper_mappings
 from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
+from .graphfilter import MIN_MAPPINGS, GraphFilter
 from .guard import loaded_writer
 from . import shortcuts
 from .parse_grade import sany_reason, staged_output
@@ -271,18 +273,35 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # Constant parts whose forward check stopped before TLC evaluated a state (early stop: see shortcuts).
     stopped: set[tuple[tuple[str, str], ...]] = set() if shortcuts.enabled() else None  # type: ignore[assignment]
     skipped = 0
+    # Mappings whose check the state graphs show must fail (see graphfilter): skipped once their
+    # failure can no longer be the search's reason, so the verdict and reason stay those of TLC.
+    graphs = GraphFilter(tools, inputs, timeout) if shortcuts.enabled() and len(mappings) >= MIN_MAPPINGS else None
+    run: list[tuple[NameMapping, dict[str, Any]]] = []  # the mappings TLC checked, to test the graphs against
+    filtered = 0
+    # A graph of G is dumped per constant part, and only where it can save TLC runs: after TLC has
+    # checked one mapping with those constants (a start-up failure ends them all, see early stop)
+    # and while at least two mappings with them remain.
+    remaining = Counter(m.constants for m in mappings)
     for tried, mapping in enumerate(mappings, 1):
+        remaining[mapping.constants] -= 1
         if stopped is not None and mapping.constants in stopped:
             skipped += 1
             continue
+        if (graphs is not None and (reverse_failure is not None or violation_failure is not None)
+                and remaining[mapping.constants] >= 1 and any(m.constants == mapping.constants for m, _ in run)):
+            failing = graphs.failing(mapping) if graphs.agrees(run) else None
+            if failing is not None and (reverse_failure is not None or failing == "forward"):
+                filtered += 1
+                continue
         left = deadline - time.perf_counter()
         if left <= 1:
-            details.update({"mappings_tried": tried - 1 - skipped, "side": Side.GRADER})
+            details.update({"mappings_tried": tried - 1 - skipped - filtered, "side": Side.GRADER})
             reason = reverse_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
         if len(attempts) < MAX_ATTEMPTS_KEPT:
             attempts.append(attempt)
+        run.append((mapping, attempt))
         failure: str | None = None
         for direction in ("forward", "reverse"):
             def build(safety: bool = False) -> Check:
@@ -308,7 +327,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                     stopped.add(mapping.constants)
                 break
         if failure is None:
-            details.update({"mappings_tried": tried - skipped, "mapping": mapping.to_dict()})
+            details.update({"mappings_tried": tried - skipped - filtered, "mapping": mapping.to_dict()})
             if attempt.get("fairness_unchecked"):  # a fairness TLC cannot evaluate as a property
                 details["fairness_unchecked"] = attempt["fairness_unchecked"]
             if formula.fair and not fairness:
@@ -320,7 +339,9 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             reverse_failure = reverse_failure or failure
         if any(attempt.get(d) in _VIOLATIONS for d in ("forward", "reverse")):
             violation_failure = violation_failure or failure
-    details["mappings_tried"] = len(mappings) - skipped
+    details["mappings_tried"] = len(mappings) - skipped - filtered
+    if graphs is not None and (filtered or graphs.off or graphs.dumps):
+        details["graph_filter"] = {"skipped": filtered, "graph_dumps": graphs.dumps, **({"off": graphs.off} if graphs.off else {})}
     if skipped:  # the verdict and reason are those of the whole search (see shortcuts.startup_failure)
         details["early_stop"] = {"skipped": skipped, "why": "TLC stopped before evaluating any state under the "
                                                             "same constant values"}

@@ -94,13 +94,18 @@ def fallback_reason(ref_cfg: Cfg) -> str | None:
     return f"the reference's cfg uses {', '.join(used)}" if used else None
 
 
+def reference_dump_spec(condition: Condition, ref_cfg: Cfg) -> SpecFiles:
+    """R with the cfg its graph is dumped under: no checks, no SYMMETRY (every state, comparable)."""
+    return SpecFiles(condition.main, dict(condition.module_map), render_cfg(ref_cfg.without(*_NOT_FOR_DUMP)))
+
+
 def reference_graph(tools: TlaTools, condition: Condition, ref_cfg: Cfg,
                     timeout: float) -> tuple[StateGraph | None, str | None]:
     """R's reachable state graph (the same spec text for every output, so the run cache keeps it).
 
     A plain run first counts R's states, so a reference over :data:`MAX_GRAPH_STATES` is never dumped.
     """
-    spec = SpecFiles(condition.main, dict(condition.module_map), render_cfg(ref_cfg.without(*_NOT_FOR_DUMP)))
+    spec = reference_dump_spec(condition, ref_cfg)
     # A reference that ran past the limit once will again: later outputs fall back at once instead
     # of each paying the full limit (remembered per reference, toolchain and limit; a longer limit retries).
     memo = content_key("reference-timeout", jar=tools.toolchain.identity, main=spec.main,
@@ -166,7 +171,7 @@ def output_graph(tools: TlaTools, inputs: ExtendedInputs,
     options, why = _constant_mappings(inputs, derived)
     if not options:
         return None, (), why
-    result, graph = tools.state_graph(_gen_graph_spec(inputs, options[0], derived), deadlock=False, timeout=timeout)
+    result, graph = tools.state_graph(gen_graph_spec(inputs, options[0], derived), deadlock=False, timeout=timeout)
     if not result.ok or graph is None:
         return None, options[0], f"the output's state graph could not be dumped: {_dump_failure(result, timeout)}"
     return graph, options[0], None
@@ -222,8 +227,9 @@ def on_data_variables(inputs: ExtendedInputs, ref_graph: StateGraph, gen_graph: 
     return False, f"{failure}; compared on the data variables (control labels {', '.join(inputs.labels)} left out): {why}"
 
 
-def _gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ...],
-                    derived: tuple[str, ...]) -> SpecFiles:
+def gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ...],
+                   derived: tuple[str, ...]) -> SpecFiles:
+    """G with the cfg its graph is dumped under: R's constant values given to G's names by ``constants``."""
     formula = inputs.formula
     cfg = gen_constants_cfg(bound_cfg(inputs.ref_cfg, inputs.bindings, inputs.prefix), NameMapping((), constants),
                             derived)
@@ -322,7 +328,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
         attempt: dict[str, Any] = {"constants": dict(constants)}
         attempts.append(attempt)
         details["stage"] = Stage.GRAPH
-        result, gen_graph = tools.state_graph(_gen_graph_spec(inputs, constants, derived), deadlock=False,
+        result, gen_graph = tools.state_graph(gen_graph_spec(inputs, constants, derived), deadlock=False,
                                               timeout=min(timeout, max(1.0, deadline - time.perf_counter())))
         attempt["graph"] = result.status
         if not result.ok or gen_graph is None:

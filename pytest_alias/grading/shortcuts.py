@@ -8,6 +8,9 @@ The shortcuts, each verdict-preserving by construction:
   does not pass strict SANY is decided for every grade at once, with the reason each grade gives then;
 * ``early_stop``: the behavior grade's mapping search skips the mappings whose TLC check must fail the
   same way as one already tried (see :func:`startup_failure`);
+* ``graph_filter``: the mapping search skips mappings under which the reachable state graphs of R and
+  G show that a check must fail, once that failure could no longer be the search's reason (see
+  :mod:`.graphfilter`);
 * ``dedupe``: an extracted module graded before (same module texts, condition, grade, mode, limit,
   toolchain and grader code) takes the stored verdict, within a run and across runs (the run cache);
 * ``parallel_setup``: condition preparation and the references' self-checks run one thread per core
