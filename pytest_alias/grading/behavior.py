@@ -123,6 +123,16 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     return result
 
 
+#: TLC's words for a step of the spec it runs that leaves a variable unassigned: in a forward check
+#: that spec is G, so the error is G's whatever the mapping.
+_OWN_ERROR = "is not completely specified"
+
+
+def own_error(reason: str) -> bool:
+    """Whether a forward check's failure ``reason`` is an error of G's own next-state relation."""
+    return _OWN_ERROR in reason
+
+
 def _tlc_went_wrong(details: Evidence) -> bool:
     """Whether a TLC run of the grade ended in an error rather than a verdict on behaviors."""
     attempts = details.get("attempts") or []
@@ -270,6 +280,10 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # Next best: a mapping under which TLC found a violation, rather than an evaluation error that an
     # ill-typed mapping (a set variable standing for a number) causes.
     violation_failure: str | None = None
+    # Best of all: the first mapping's forward check stopped on G's own error (a successor state G does
+    # not completely specify): G is broken under every mapping, and a later mapping's violation would
+    # only be a symptom of reading G's variables as the wrong ones.
+    own_failure: str | None = None
     # Constant parts whose forward check stopped before TLC evaluated a state (early stop: see shortcuts).
     stopped: set[tuple[tuple[str, str], ...]] = set() if shortcuts.enabled() else None  # type: ignore[assignment]
     skipped = 0
@@ -287,16 +301,21 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         if stopped is not None and mapping.constants in stopped:
             skipped += 1
             continue
-        if (graphs is not None and (reverse_failure is not None or violation_failure is not None)
-                and remaining[mapping.constants] >= 1 and any(m.constants == mapping.constants for m, _ in run)):
+        if (graphs is not None and first_failure is not None
+                and (graphs.dumped(mapping.constants) or (remaining[mapping.constants] >= 1
+                                                          and any(m.constants == mapping.constants for m, _ in run)))):
             failing = graphs.failing(mapping) if graphs.agrees(run) else None
-            if failing is not None and (reverse_failure is not None or failing == "forward"):
+            # Skipped only where TLC's failure could not be the reason: the reason is the first
+            # mapping whose forward check passed, else the first violation, else the first failure.
+            settled = reverse_failure is not None or own_failure is not None
+            if (failing == "forward_error" or (failing == "forward" and violation_failure is not None)
+                    or (failing is not None and settled)):
                 filtered += 1
                 continue
         left = deadline - time.perf_counter()
         if left <= 1:
             details.update({"mappings_tried": tried - 1 - skipped - filtered, "side": Side.GRADER})
-            reason = reverse_failure or violation_failure or first_failure or "no mapping was tried"
+            reason = reverse_failure or own_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
         if len(attempts) < MAX_ATTEMPTS_KEPT:
@@ -334,6 +353,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 add_leniency(details, "fairness", f"the output's fairness in {formula.name} was not checked "
                                                   "(the paper's reverse check tests its safety formula only)")
             return verdict(True, None)
+        if first_failure is None and attempt.get("forward") == "crash" and own_error(attempt.get("reason", "")):
+            own_failure = failure
         first_failure = first_failure or failure
         if attempt.get("forward") == "ok":
             reverse_failure = reverse_failure or failure
@@ -345,7 +366,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     if skipped:  # the verdict and reason are those of the whole search (see shortcuts.startup_failure)
         details["early_stop"] = {"skipped": skipped, "why": "TLC stopped before evaluating any state under the "
                                                             "same constant values"}
-    reason = reverse_failure or violation_failure or first_failure or "no mapping passed"
+    reason = reverse_failure or own_failure or violation_failure or first_failure or "no mapping passed"
     if len(mappings) > 1:
         reason = f"none of {len(mappings)} mappings passed; {reason}"
     total = details.get("mappings_total", len(mappings))

@@ -10,6 +10,12 @@ time. With one-to-one variables, both checks pass only where the graphs agree:
   dumped graph holds all of them; a G state or step outside it makes the TLC check fail.
 * reverse (R's behaviors satisfy G's safety formula): the same argument with the roles swapped.
 
+A third case: when G's own graph dump under a constant mapping stops on an error of G (a successor
+state not completely specified, an evaluation error), TLC explores G the same way under every mapping
+with those constants, so each forward check stops on that error or on a violation before it: every
+such mapping fails, and one under which the states G reached before its error are all R's fails on
+that error (``forward_error``), not on a violation.
+
 So a mapping under which G's graph (dumped once per constant mapping, with the constant values the
 checks give G) is not inside R's graph, or R's not inside G's, fails its TLC check: the search can
 skip it when its failure could not become the search's reason (see :func:`.behavior._search`). A
@@ -30,8 +36,12 @@ from ..tla.runner import TlaTools
 from .extended import ExtendedInputs, fallback_reason, gen_graph_spec, reference_dump_spec, reference_graph
 from .mapping import NameMapping
 
-#: Which check a mapping must fail: ``forward`` (so it also cannot reach the reverse check) or ``reverse``.
-Failing = Literal["forward", "reverse"]
+#: Which check a mapping must fail: ``forward`` (so it also cannot reach the reverse check), ``forward_error``
+#: (forward: G's own run under these constants stops on an error, whatever the mapping) or ``reverse``.
+Failing = Literal["forward", "forward_error", "reverse"]
+#: Statuses of G's own graph dump that come from G's exploration (an evaluation error, a successor
+#: state not completely specified) rather than from its set-up, its limits or the machine.
+OWN_ERRORS = frozenset({"crash"})
 #: A state read in R's variable order.
 Row = tuple[object, ...]
 #: A G graph dump may take this many times R's own TLC check (at least MIN_DUMP_SECONDS): a G whose
@@ -49,6 +59,9 @@ class _Graphs:
     """One graph's states as rows, for quick inclusion tests under a variable order."""
 
     graph: StateGraph
+    #: The run stopped on an error of G itself after exploring this much (TLC explores G the same way
+    #: under every mapping, so each check stops on the same error unless it finds a violation first).
+    partial: bool = False
     rows: dict[tuple[str, ...], tuple[frozenset[Row], frozenset[tuple[Row, Row]]]] = field(default_factory=dict)
 
     def under(self, order: tuple[str, ...]) -> tuple[frozenset[Row], frozenset[tuple[Row, Row]]]:
@@ -110,8 +123,13 @@ class GraphFilter:
             self.dumps += 1
             result, graph = self.tools.state_graph(gen_graph_spec(self.inputs, constants, ()), deadlock=False,
                                                    timeout=self._dump_limit)
-            self._gen[constants] = _Graphs(graph) if result.ok and graph is not None else None
+            usable = graph is not None and (result.ok or result.status in OWN_ERRORS)
+            self._gen[constants] = _Graphs(graph, partial=not result.ok) if usable and graph is not None else None
         return self._gen[constants]
+
+    def dumped(self, constants: tuple[tuple[str, str], ...]) -> bool:
+        """Whether G's graph under ``constants`` was dumped already (a prediction then costs no TLC run)."""
+        return constants in self._gen
 
     def agrees(self, checked: list[tuple[NameMapping, dict[str, object]]]) -> bool:
         """Whether the graphs' predictions hold for every mapping TLC has checked (``checked``: each
@@ -119,8 +137,9 @@ class GraphFilter:
         shows they do not stand for the checks here: the filter turns itself off for the search."""
         for mapping, attempt in checked[self._checked:]:
             failing = self.failing(mapping)
-            if failing is not None and attempt.get(failing) == "ok":
-                self.off = (f"TLC passed the {failing} check under {mapping.describe()}, which the state graphs "
+            direction = "reverse" if failing == "reverse" else "forward"
+            if failing is not None and attempt.get(direction) == "ok":
+                self.off = (f"TLC passed the {direction} check under {mapping.describe()}, which the state graphs "
                             "said must fail")
         self._checked = len(checked)
         return self.off is None
@@ -138,11 +157,15 @@ class GraphFilter:
         ref_order = tuple(r for r, _ in mapping.variables)
         gen_order = tuple(g for _, g in mapping.variables)
         if set(ref_order) != set(ref.graph.variables) or set(gen_order) != set(gen.graph.variables):
-            return None  # the graphs carry variables the mapping does not cover: no prediction
+            # The graphs carry variables the mapping does not cover: no comparison, but G's own error
+            # still stops every check.
+            return "forward" if gen.partial else None
         ref_initial, ref_steps = ref.under(ref_order)
         gen_initial, gen_steps = gen.under(gen_order)
         if not (gen_initial <= ref_initial and gen_steps <= ref_steps):
             return "forward"
+        if gen.partial:  # nothing before G's own error is outside R: the check stops on that error
+            return "forward_error"
         if not (ref_initial <= gen_initial and ref_steps <= gen_steps):
             return "reverse"
         return None
