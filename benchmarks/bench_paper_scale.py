@@ -66,15 +66,30 @@ SLOW_ASSUME = "ASSUME \\A alias_a, alias_b \\in 1..1500 : alias_a + alias_b > 1\
 _FOOTER = re.compile(r"^=+\s*$", re.M)
 
 LAUNCH_COUNTER = '''
-import json, os
+import json, os, time
 from pytest_alias.plugin import WORKSPACE_KEY
+
+STARTED = time.monotonic()
+FIRST_VERDICT = []
+
+def pytest_runtest_logreport(report):
+    # On the controller: the time until the first verdict is the set-up (conditions, self-checks).
+    if not FIRST_VERDICT and not os.environ.get("PYTEST_XDIST_WORKER"):
+        FIRST_VERDICT.append(time.monotonic() - STARTED)
 
 def pytest_sessionfinish(session):
     workspace = session.config.stash.get(WORKSPACE_KEY, None)
     tools = workspace.__dict__.get("tools") if workspace is not None else None
+    counts = {}
     if tools is not None:
-        with open(os.environ["ALIAS_BENCH_LAUNCHES"], "a") as handle:
-            handle.write(json.dumps(dict(tools.launches)) + "\\n")
+        counts = dict(tools.launches)
+        if "launcher" in tools.__dict__:
+            counts["jvm_starts"] = tools.launcher.server_starts
+            counts["jvm_start_s"] = round(tools.launcher.server_start_seconds, 1)
+    if FIRST_VERDICT:
+        counts["setup_s"] = round(FIRST_VERDICT[0], 1)
+    with open(os.environ["ALIAS_BENCH_LAUNCHES"], "a") as handle:
+        handle.write(json.dumps(counts) + "\\n")
 '''
 
 
@@ -185,6 +200,7 @@ def figures(arm: dict[str, Any]) -> dict[str, Any]:
         hits["reused (dedupe)"] += "reused" in details
         hits["decided by parse (cascade)"] += "decided_by" in details
         hits["early stops"] += "early_stop" in details
+        hits["mappings skipped by the graphs"] += (details.get("graph_filter") or {}).get("skipped", 0)
     minutes = arm["wall_s"] / 60
     slowest = sorted(records, key=lambda r: -r["timings"]["grading_s"])[:10]
     grade_seconds = sum(per_grade.values())
@@ -194,10 +210,22 @@ def figures(arm: dict[str, Any]) -> dict[str, Any]:
         "grade_s_total": round(grade_seconds, 1), "s_per_verdict": round(grade_seconds / max(1, len(verdicts)), 3),
         "s_per_grade": {g: round(s, 1) for g, s in sorted(per_grade.items())},
         "name_tlc_s": round(sum(e.get("details", {}).get("tlc_seconds") or 0.0 for g, e in verdicts if g == "name"), 1),
-        "launches": arm["launches"], "cache_hits": dict(hits),
+        "seconds_per_stage": _stages(records, arm["launches"]),
+        "launches": {k: v for k, v in arm["launches"].items() if k in ("sany", "tlc", "jvm_starts")},
+        "cache_hits": dict(hits),
         "peak_rss_mb_largest_process_so_far": round(arm["peak_rss_mb"]),
         "slowest": [(r["id"], r["timings"]["grading_s"]) for r in slowest],
     }
+
+
+def _stages(records: list[dict[str, Any]], counted: dict[str, Any]) -> dict[str, float]:
+    """Seconds by stage: set-up before the first verdict (conditions, reference self-checks), SANY and
+    TLC runs launched while grading, JVM start-ups of the tool servers, and the rest (Python, cache)."""
+    sany = sum(r["timings"].get("sany_s", 0.0) for r in records)
+    tlc = sum(r["timings"].get("tlc_s", 0.0) for r in records)
+    grading = sum(r["timings"]["grading_s"] for r in records)
+    return {"setup_before_first_verdict": counted.get("setup_s", 0.0), "sany": round(sany, 1), "tlc": round(tlc, 1),
+            "jvm_start": counted.get("jvm_start_s", 0.0), "python_and_cache": round(grading - sany - tlc, 1)}
 
 
 def differences(off: list[dict[str, Any]], on: list[dict[str, Any]]) -> list[str]:

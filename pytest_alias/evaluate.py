@@ -73,6 +73,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
     """Run the chosen grades on ``output`` and return the case's record; a grade in ``not_gradeable``
     (grade → the reference self-check's reason) is recorded as not gradeable without running."""
     start = time.perf_counter()
+    launched, tool_seconds = dict(tools.launches), dict(tools.tool_seconds)
     results: dict[str, GradeEntry] = {}
     model_error = (generation or {}).get("error")
     to_grade: list[str] = []
@@ -110,7 +111,10 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         "mode": mode,
         "shortcuts": shortcuts.in_force(),  # verdict-preserving shortcuts used (ALIAS_SHORTCUTS=off: none)
         "generation": generation or {},
-        "timings": {"grading_s": round(time.perf_counter() - start, 3)},
+        # Where the grading time went: SANY and TLC runs launched for this record (cache hits cost none).
+        "timings": {"grading_s": round(time.perf_counter() - start, 3),
+                    **{f"{tool}_s": round(tools.tool_seconds[tool] - tool_seconds.get(tool, 0.0), 3) for tool in ("sany", "tlc")},
+                    **{f"{tool}_runs": tools.launches[tool] - launched.get(tool, 0) for tool in ("sany", "tlc")}},
         "versions": {"alias": __version__, "tlc": find_jar().tlc_version, "task": case.task.version,
                      "condition": case.condition.version},
         # The byte budgets the tools ran under (a verdict "too large" depends on them).

@@ -35,6 +35,7 @@ from ..tla.graph import StateGraph
 from ..tla.runner import TlaTools
 from .extended import ExtendedInputs, fallback_reason, gen_graph_spec, reference_dump_spec, reference_graph
 from .mapping import NameMapping
+from .refinement import subscript_covers
 
 #: Which check a mapping must fail: ``forward`` (so it also cannot reach the reverse check), ``forward_error``
 #: (forward: G's own run under these constants stops on an error, whatever the mapping) or ``reverse``.
@@ -107,6 +108,14 @@ class GraphFilter:
         self.off: str | None = unusable(inputs)
         self.dumps = 0
         self._checked = 0
+        # A step that keeps a formula's subscript is a stutter for its [][N]_v, whatever else it
+        # changes, and TLC never explores such steps: G's graph stands for the forward check only
+        # where R's checked formula has every variable in its subscript. (The reverse check's
+        # subscript is every variable: see refinement.reverse_check.)
+        condition = inputs.condition
+        ref_checked = inputs.ref_formula if inputs.ref_cfg.specification is not None else None
+        self._forward = inputs.ref_cfg.specification is None or subscript_covers(
+            condition.module_map, condition.main, ref_checked, inputs.ref_decl.variables)
 
     def _reference(self) -> _Graphs | None:
         if not self._ref_loaded:
@@ -162,10 +171,11 @@ class GraphFilter:
             return "forward" if gen.partial else None
         ref_initial, ref_steps = ref.under(ref_order)
         gen_initial, gen_steps = gen.under(gen_order)
-        if not (gen_initial <= ref_initial and gen_steps <= ref_steps):
+        outside = not (gen_initial <= ref_initial and gen_steps <= ref_steps)
+        if gen.partial:  # G's error stops the check: at a violation before it, or at that error
+            return "forward" if outside else "forward_error"
+        if outside and self._forward:
             return "forward"
-        if gen.partial:  # nothing before G's own error is outside R: the check stops on that error
-            return "forward_error"
         if not (ref_initial <= gen_initial and ref_steps <= gen_steps):
             return "reverse"
         return None

@@ -201,6 +201,28 @@ def unconstrained_variables(modules: Mapping[str, str], gen_name: str, formula: 
     then it cannot be told without evaluating, and no variable is reported."""
     if formula.name is None or not formula.subscript:
         return []
+    mentioned = _subscript_variables(modules, gen_name, formula, variables)
+    return [] if mentioned is None else [v for v in variables if v not in mentioned]
+
+
+def subscript_covers(modules: Mapping[str, str], main: str, formula: SpecFormula | None,
+                     variables: tuple[str, ...]) -> bool:
+    """Whether the ``[][N]_v`` of ``formula`` is known to mention every one of ``variables`` (then a
+    step that changes any variable must be an ``N`` step). True for a spec run as plain Init/Next
+    (its checks use every variable); False where it cannot be told without evaluating."""
+    if formula is None:
+        return False
+    if formula.name is None:
+        return True
+    mentioned = _subscript_variables(modules, main, formula, variables) if formula.subscript else None
+    return mentioned is not None and all(v in mentioned for v in variables)
+
+
+def _subscript_variables(modules: Mapping[str, str], gen_name: str, formula: SpecFormula,
+                         variables: tuple[str, ...]) -> set[str] | None:
+    """The ``variables`` the subscript mentions through parameterless definitions, or None when it
+    uses anything else (an instance, an operator call)."""
+    assert formula.subscript is not None
     bodies: dict[str, str] = {}
     for syntax in reversed(extended_syntaxes(modules, gen_name)):  # the output's own definitions win
         for d in syntax.definitions:
@@ -217,9 +239,9 @@ def unconstrained_variables(modules: Mapping[str, str], gen_name: str, formula: 
         if word in variables:
             continue
         if word not in bodies:
-            return []
+            return None
         pending.extend(_WORD.findall(_blank_comments(bodies[word])))
-    return [v for v in variables if v not in seen]
+    return {v for v in variables if v in seen}
 
 
 def _body(syntax: ModuleSyntax, name: str) -> tuple[str, int, int] | None:

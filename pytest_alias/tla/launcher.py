@@ -532,6 +532,9 @@ class Launcher:
         self._class_dir: Path | None = None
         #: Whether the start-up check (``TlaTools.check_drivable``) found this launcher can run the jar.
         self.drivable = False
+        #: Tool servers started (each a JVM start-up) and the seconds their start-ups took.
+        self.server_starts = 0
+        self.server_start_seconds = 0.0
         self.note = "fresh JVM per run (ALIAS_LAUNCHER=fresh)"
         if self.mode != "fresh":
             self._class_dir, self.note = build_server(toolchain, cache_root)
@@ -550,7 +553,12 @@ class Launcher:
                 if server.alive and server.owner_pid == os.getpid():
                     return server
         assert self._class_dir is not None
-        return ToolServer(self.toolchain, self._class_dir)
+        started = time.monotonic()
+        server = ToolServer(self.toolchain, self._class_dir)
+        with self._lock:
+            self.server_starts += 1
+            self.server_start_seconds += time.monotonic() - started
+        return server
 
     def _give_back(self, server: ToolServer) -> None:
         if not server.alive:

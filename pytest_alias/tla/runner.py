@@ -87,6 +87,8 @@ class TlaTools:
         self._launcher_mode = launcher
         #: Tool runs actually launched (cache hits excluded), by tool: what a grade really cost.
         self.launches: collections.Counter[str] = collections.Counter()
+        #: Seconds those runs took, by tool (JVM start-up included where a run started a JVM).
+        self.tool_seconds: collections.defaultdict[str, float] = collections.defaultdict(float)
 
     @functools.cached_property
     def launcher(self) -> Launcher:
@@ -155,6 +157,7 @@ class TlaTools:
         with stage(spec, library=self.library(spec)) as staged:
             self.launches["sany"] += 1
             run = _unstaged(self.launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir, timeout), staged)
+            self.tool_seconds["sany"] += run.seconds
         _raise_environment_fault("SANY", run)
         if run.exceeded is not None:
             from .sany import SanyError
@@ -236,6 +239,7 @@ class TlaTools:
             # at the budget, never left to fill the disk until the time limit.
             run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout,
                                               dump=dot_file if dump_graph else None), staged)
+            self.tool_seconds["tlc"] += run.seconds
             _raise_environment_fault("TLC", run)
             if run.exceeded is None and dump_graph and dot_file.is_file() \
                     and dot_file.stat().st_size > budgets().graph_bytes:

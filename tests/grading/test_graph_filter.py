@@ -92,6 +92,32 @@ def test_the_passing_mapping_is_still_found(graded: dict[str, dict[str, Any]]) -
     assert plain.details["mapping"]["variables"] == {"a": "p", "b": "q", "c": "r", "d": "s"}
 
 
+def test_a_subscript_that_leaves_a_variable_free_is_respected(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R's [][Next]_<<a, b, c>> lets any step change d alone (TLC never explores such steps): a G state
+    outside R's graph is then no violation, and the filter must not say that the check fails."""
+    free = QUAD.replace("_<<a, b, c, d>>", "_<<a, b, c>>").replace(' /\\ d \\in {"idle", "busy"}', "")
+    task = Task("quad-free", "four variables", {"Quad": free}, cfg=QUAD_TASK.cfg)
+    # d goes to a value R never gives it: G's graph is not inside R's, yet the forward check passes.
+    output = free.replace('d\' = (IF d = "idle" THEN "busy" ELSE "idle")', 'd\' = "done"')
+    made: list[GraphFilter] = []
+    original_init = GraphFilter.__init__
+
+    def keep(self: GraphFilter, *args: Any) -> None:
+        original_init(self, *args)
+        made.append(self)
+
+    monkeypatch.setattr(GraphFilter, "__init__", keep)
+    monkeypatch.setenv(shortcuts.ENV, "on")
+    result = grade_behavior(output, task.original(), TlaTools(cache_dir=tmp_path), timeout=60)
+    assert result.details["attempts"][0]["forward"] == "ok"  # TLC: G's d steps are stutters for R
+    identity = NameMapping(tuple((v, v) for v in "abcd"), (("N", "N"),))
+    graphs = made[0]
+    assert graphs.failing(identity) != "forward"
+    # The graphs do differ: with R's subscript read as covering d, they would have said "forward".
+    graphs._forward = True
+    assert graphs.failing(identity) == "forward"
+
+
 def test_a_reference_with_symmetry_is_not_filtered(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """TLC explores fewer states under SYMMETRY than the graph has: the filter says nothing there."""
     monkeypatch.setenv(shortcuts.ENV, "on")
