@@ -169,6 +169,8 @@ class GraphFilter:
             # The graphs carry variables the mapping does not cover: no comparison, but G's own error
             # still stops every check.
             return "forward" if gen.partial else None
+        if len(gen.graph.states) > len(ref.graph.states) and not gen.partial and self._forward:
+            return "forward"  # one-to-one variables read distinct G states as distinct R states
         ref_initial, ref_steps = ref.under(ref_order)
         gen_initial, gen_steps = gen.under(gen_order)
         outside = not (gen_initial <= ref_initial and gen_steps <= ref_steps)

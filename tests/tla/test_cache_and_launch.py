@@ -184,11 +184,30 @@ def test_a_repeat_after_a_dead_server_gets_only_what_is_left_of_the_limit(tmp_pa
     monkeypatch.setattr(launch, "run_fresh", lambda *args, **kwargs: given.append(args[5]) or launch.ToolRun(0, "", 0.0))
     runner = launch.Launcher(TlaTools(cache_dir=tmp_path).toolchain, tmp_path, "fresh")
     runner._class_dir = tmp_path  # as if the server had been built
-    monkeypatch.setattr(runner, "_take_server", lambda: DyingServer())
+    monkeypatch.setattr(runner, "_take_server", lambda tier: DyingServer())
     runner.run("tlc", [], tmp_path, tmp_path, 1.0)
     assert len(given) == 1 and given[0] <= 0.65
     runner.run("tlc", [], tmp_path, tmp_path, 0.3)  # nothing left: a timeout, no second JVM
     assert len(given) == 1
+
+
+def test_a_check_longer_than_the_quick_tier_runs_again_on_the_full_tier(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quick tier (C1 only) stops at its short limit; the check then runs on the full tier with
+    its whole limit, so its verdict is the full tier's: here it finishes, with every state found."""
+    from pytest_alias.tla import launcher as launch
+
+    monkeypatch.setattr(launch, "QUICK_SECONDS", 0.05)
+    tools = TlaTools(cache_dir=tmp_path, launcher="server")
+    if tools.launcher.kind != "server":
+        pytest.skip(f"no tool server here: {tools.launcher.note}")
+    before = tools.launcher.server_starts
+    result = tools.tlc(counter(CFG), deadlock=False, timeout=120)
+    assert result.ok and result.distinct_states == 4
+    assert tools.launcher.server_starts - before >= 1
+    assert any(server.tier == "full" for server in tools.launcher._idle["full"])
+    monkeypatch.setenv("ALIAS_SHORTCUTS", "off")  # no quick tier: straight to the full tier
+    assert tools.tlc(counter(CFG.replace("Max = 3", "Max = 4")), deadlock=False, timeout=120).distinct_states == 5
 
 
 def test_tool_output_is_capped_keeping_its_start_and_end() -> None:
