@@ -136,9 +136,11 @@ def tools(tmp_path_factory: pytest.TempPathFactory):
     return TlaTools(cache_dir=root / "alias-run-cache")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def tokenizer() -> Any:
-    """SmolLM2's tokenizer (the exposure tests build tiny models on its vocabulary); skipped without it."""
+    """SmolLM2's tokenizer (the exposure tests build tiny models on its vocabulary); skipped without it.
+
+    Session-wide: reading it from the GGUF file takes about 15 s, and no test changes it."""
     from pytest_alias.models.local import LocalBackendMissing, create_smollm2
 
     pytest.importorskip("gguf")
