@@ -161,7 +161,7 @@ def test_corpus_renamed_copy_has_equal_state_counts(model: dict, corpus_dir: Pat
     renaming = random_renaming(spec.modules, spec.cfg, 20260926)
     result = verify_renaming(spec.modules, spec.cfg, renaming.modules, renaming.cfg, tools=tools, timeout=600)
     assert result.verified, result.failure
-    assert result.renamed.distinct_states == model["measured_distinct"]
+    assert result.renamed is not None and result.renamed.distinct_states == model["measured_distinct"]
 
 
 @pytest.mark.corpus
