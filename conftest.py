@@ -18,9 +18,9 @@ BUILTIN_TASKS = REPO / "pytest_alias" / "data" / "tasks"
 SMALL = ("barrier", "die-hard", "hour-clock", "ticket-dispenser")
 #: ``ALIAS_SLOW_TESTS=1`` runs the corpus models whose TLC check is large (see ``LARGE_MODEL_SECONDS``).
 SLOW_TESTS = os.environ.get("ALIAS_SLOW_TESTS", "").strip() not in ("", "0")
-#: A corpus model whose one TLC run took longer than this (``seconds`` in models.json, measured with
-#: several workers) is large: the tests that model-check it run only with ``ALIAS_SLOW_TESTS=1``. On
-#: 2 shared cores a test pays 4-9 times that figure (two TLC runs, one worker each), so every default
+#: A corpus model whose one TLC run took longer than this (``seconds`` in models.json) is large: the
+#: tests that model-check it run only with ``ALIAS_SLOW_TESTS=1``. Under CI's ``-n 2`` on 2 cores the
+#: renaming test took 4-9 times that figure (two TLC runs, one TLC worker each), so every default
 #: case stays under about 40 s; the large ones took 45-300 s each (CoffeeCan1000Beans, FastPaxos,
 #: btree, MCNanoMedium, MCLamportMutex, AllocatorImplementation, GameOfLife, SingleLaneBridge,
 #: SchedulingAllocator), and their specs' smaller models or modules stay in the default set.
