@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -15,6 +16,41 @@ CORPUS = SHARED / "corpus" / "tlaplus-examples"
 BUILTIN_TASKS = REPO / "pytest_alias" / "data" / "tasks"
 #: Four built-in tasks (hour-clock has no cfg) for the plugin tests.
 SMALL = ("barrier", "die-hard", "hour-clock", "ticket-dispenser")
+#: ``ALIAS_SLOW_TESTS=1`` runs the corpus models whose TLC check is large (see ``LARGE_MODEL_SECONDS``).
+SLOW_TESTS = os.environ.get("ALIAS_SLOW_TESTS", "").strip() not in ("", "0")
+#: A corpus model whose one TLC run took longer than this (``seconds`` in models.json) is large: the
+#: tests that model-check it run only with ``ALIAS_SLOW_TESTS=1``. Under CI's ``-n 2`` on 2 cores the
+#: renaming test took 4-9 times that figure (two TLC runs, one TLC worker each), so every default
+#: case stays under about 40 s; the large ones took 45-300 s each (CoffeeCan1000Beans, FastPaxos,
+#: btree, MCNanoMedium, MCLamportMutex, AllocatorImplementation, GameOfLife, SingleLaneBridge,
+#: SchedulingAllocator), and their specs' smaller models or modules stay in the default set.
+LARGE_MODEL_SECONDS = 5.0
+
+
+def corpus_models() -> list[dict[str, Any]]:
+    """The models of models.json (empty when the corpus is absent: the tests then skip)."""
+    path = CORPUS / "models.json"
+    return list(json.loads(path.read_text())) if path.is_file() else []
+
+
+def corpus_model_id(model: dict[str, Any]) -> str:
+    """``CoffeeCan/CoffeeCan.tla::CoffeeCan100Beans``: the spec's path under specifications/ and the cfg's name."""
+    return model["tla_path"].split("/", 1)[1] + "::" + Path(model["cfg_path"]).stem
+
+
+def is_large_model(model: dict[str, Any]) -> bool:
+    """Whether TLC takes long on this model (``LARGE_MODEL_SECONDS``)."""
+    return float(model.get("seconds") or 0.0) > LARGE_MODEL_SECONDS
+
+
+def corpus_params(models: list[dict[str, Any]]) -> list[Any]:
+    """``models`` as parameters: a large one is skipped, with the reason in the summary, unless
+    ``ALIAS_SLOW_TESTS=1``."""
+    skip_large = pytest.mark.skipif(
+        not SLOW_TESTS, reason=f"large corpus model (TLC over {LARGE_MODEL_SECONDS:g} s in models.json): "
+                               "set ALIAS_SLOW_TESTS=1 to run it")
+    return [pytest.param(m, id=corpus_model_id(m), marks=[skip_large] if is_large_model(m) else [])
+            for m in models]
 
 
 @pytest.fixture(scope="module")
@@ -100,9 +136,11 @@ def tools(tmp_path_factory: pytest.TempPathFactory):
     return TlaTools(cache_dir=root / "alias-run-cache")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def tokenizer() -> Any:
-    """SmolLM2's tokenizer (the exposure tests build tiny models on its vocabulary); skipped without it."""
+    """SmolLM2's tokenizer (the exposure tests build tiny models on its vocabulary); skipped without it.
+
+    Session-wide: reading it from the GGUF file takes about 15 s, and no test changes it."""
     from pytest_alias.models.local import LocalBackendMissing, create_smollm2
 
     pytest.importorskip("gguf")

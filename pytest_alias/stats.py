@@ -39,7 +39,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats as _sps
 
 __all__ = [
     "POINTS",
@@ -63,6 +62,15 @@ __all__ = [
     "TwoLevelMean",
     "two_level_bootstrap",
 ]
+
+
+def _scipy_stats() -> Any:
+    """``scipy.stats``, imported on first use: importing it takes 1-2 s, and every process of a run
+    imports this module (through the run's configuration) while only the summary's tests use it."""
+    from scipy import stats
+
+    return stats
+
 
 #: Factor that turns a fraction (rate or rate difference) into percentage points.
 POINTS = 100.0
@@ -354,7 +362,7 @@ def sign_test(a: ArrayLike, b: ArrayLike) -> SignTest:
     if higher + lower == 0:
         p = 1.0
     else:
-        p = float(_sps.binomtest(higher, higher + lower, 0.5, alternative="two-sided").pvalue)
+        p = float(_scipy_stats().binomtest(higher, higher + lower, 0.5, alternative="two-sided").pvalue)
     return SignTest(p_value=min(p, 1.0), n=int(a_arr.size), higher=higher, lower=lower)
 
 
@@ -586,11 +594,11 @@ def spearman(
     for name, arr in (("x", x_arr), ("y", y_arr)):
         if np.ptp(arr) == 0:
             raise ValueError(f"{name} is constant, so the Spearman correlation is undefined")
-    rho = float(_sps.spearmanr(x_arr, y_arr)[0])
+    rho = float(_scipy_stats().spearmanr(x_arr, y_arr)[0])
     # Spearman's rho is Pearson's r on average ranks, and permuting y only
     # permutes its centred ranks, so every shuffle is one dot product.
-    rx = _sps.rankdata(x_arr)
-    ry = _sps.rankdata(y_arr)
+    rx = _scipy_stats().rankdata(x_arr)
+    ry = _scipy_stats().rankdata(y_arr)
     rx -= rx.mean()
     ry -= ry.mean()
     denom = math.sqrt(float(rx @ rx) * float(ry @ ry))

