@@ -129,6 +129,7 @@ def test_a_server_fault_falls_back_to_fresh_jvms_only_in_auto_mode(mode: str, tm
     class FaultyServer:
         alive = True
         runs = 0
+        tier = "quick"
 
         def run(self, *args: object) -> None:
             raise ToolFault("the tool server cannot run SANY with this jar: java.lang.NoSuchMethodException")
@@ -141,7 +142,7 @@ def test_a_server_fault_falls_back_to_fresh_jvms_only_in_auto_mode(mode: str, tm
     runner = launch.Launcher(TlaTools(cache_dir=tmp_path).toolchain, tmp_path, mode)
     if runner.kind != "server":
         pytest.skip(f"no tool server here: {runner.note}")
-    monkeypatch.setattr(runner, "_take_server", lambda: FaultyServer())
+    monkeypatch.setattr(runner, "_take_server", lambda tier: FaultyServer())
     if mode == "server":
         with pytest.raises(ToolFault):
             runner.run("sany", [], tmp_path, tmp_path, 10)
