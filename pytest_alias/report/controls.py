@@ -32,6 +32,7 @@ def known_name_lists() -> dict[str, tuple[str, ...]]:
     return {"fixed": fixed, "broader": fixed + tuple(data["broader"])}
 
 
+@lru_cache(maxsize=4096)
 def _pattern(name: str) -> re.Pattern[str]:
     # Whole words; a hyphen and a space are the same separator ("two phase commit"). A name written
     # with capitals is a proper noun and must keep them ("Raft", not "a raft"); a lowercase problem
@@ -48,7 +49,13 @@ def known_names_in(text: str, names: Iterable[str]) -> list[str]:
 
 def mark_known_names(description: str) -> dict[str, list[str]]:
     """``{"fixed": [...], "broader": [...]}``: the known names a (renamed) description still carries."""
-    return {kind: known_names_in(description, names) for kind, names in known_name_lists().items()}
+    return {kind: list(found) for kind, found in _marked(description).items()}
+
+
+@lru_cache(maxsize=256)
+def _marked(description: str) -> dict[str, tuple[str, ...]]:
+    # Every record of a condition carries the same description: searched once per process.
+    return {kind: tuple(known_names_in(description, names)) for kind, names in known_name_lists().items()}
 
 
 def marked_tasks(records: Iterable[Mapping[str, Any]], kind: str = "fixed") -> set[str]:

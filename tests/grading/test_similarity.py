@@ -77,3 +77,28 @@ def test_hand_computed_rouge_with_tla_operators() -> None:
 def test_empty_output_scores_zero() -> None:
     assert similarity("", "x = 1") == Similarity(0.0, 0.0)
     assert similarity("(* only a comment *)", "x = 1") == Similarity(0.0, 0.0)
+
+
+def test_rouge_l_matches_the_reference_implementation() -> None:
+    """ROUGE-L from rapidfuzz's subsequence equals rouge-score's rougeL with the same tokenizer, on
+    every built-in reference against its mutants, its renamed copy and the other references."""
+    from rouge_score import rouge_scorer
+
+    from pytest_alias.grading.mutants import generate_mutants
+    from pytest_alias.grading.similarity import TlaTokenizer, rouge_l
+
+    scorer = rouge_scorer.RougeScorer(["rougeL"], tokenizer=TlaTokenizer())
+    tasks = [t for t in load_suite("builtin")][:8]
+    compared = 0
+    for task in tasks:
+        condition = task.original()
+        reference = strip_tla_comments(condition.module_map[condition.main])
+        others = [m.output_text() for m in generate_mutants(condition.module_map, condition.main, condition.cfg,
+                                                            limit=3)]
+        others += [strip_tla_comments(t.original().module_map[t.original().main]) for t in tasks[:3]]
+        for other in others:
+            ref_tokens, out_tokens = tla_tokens(reference), tla_tokens(strip_tla_comments(other))
+            expected = scorer.score(" ".join(ref_tokens), " ".join(out_tokens))["rougeL"].fmeasure
+            assert rouge_l(ref_tokens, out_tokens) == pytest.approx(expected, abs=1e-12)
+            compared += 1
+    assert compared >= 40
