@@ -2,6 +2,7 @@
 
     python benchmarks/bench_paper_scale.py [--suite builtin] [--tasks N | --task-ids ID,ID] [--quick]
                                            [--samples 5] [--timeout 300] [--workers 2] [--json OUT.json]
+                                           [--before CHECKOUT]
 
 Workload: every chosen task with a cfg, in the original and random conditions, ``--samples`` samples each
 (the paper: 2 conditions × 5 samples), every grade (``--alias-grade=all``). Outputs are made from each
@@ -83,7 +84,7 @@ def pytest_sessionfinish(session):
     counts = {}
     if tools is not None:
         counts = dict(tools.launches)
-        if "launcher" in tools.__dict__:
+        if "launcher" in tools.__dict__ and hasattr(tools.launcher, "server_starts"):
             counts["jvm_starts"] = tools.launcher.server_starts
             counts["jvm_start_s"] = round(tools.launcher.server_start_seconds, 1)
     if FIRST_VERDICT:
@@ -164,7 +165,9 @@ def run_arm(name: str, folder: Path, replay: Path, args: argparse.Namespace, cho
     (arm / "conftest.py").write_text(LAUNCH_COUNTER)
     report = arm / "run.json"
     launches = arm / "launches.jsonl"
-    env = {**os.environ, "ALIAS_SHORTCUTS": "on" if name == "on" else "off", "ALIAS_BENCH_LAUNCHES": str(launches)}
+    env = {**os.environ, "ALIAS_SHORTCUTS": "off" if name == "off" else "on", "ALIAS_BENCH_LAUNCHES": str(launches)}
+    if name == "before":  # another checkout's code, as it grades by default
+        env["PYTHONPATH"] = os.pathsep.join([str(args.before), *filter(None, [os.environ.get("PYTHONPATH")])])
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--alias-suite={args.suite}",
                f"--alias-model=replay:{replay}", "--alias-grade=all", f"--alias-samples={args.samples}",
                f"--alias-timeout={args.timeout:g}", f"--alias-cache-dir={arm / 'cache'}", f"--alias-report={report}",
@@ -228,10 +231,11 @@ def _stages(records: list[dict[str, Any]], counted: dict[str, Any]) -> dict[str,
             "jvm_start": counted.get("jvm_start_s", 0.0), "python_and_cache": round(grading - sany - tlc, 1)}
 
 
-def differences(off: list[dict[str, Any]], on: list[dict[str, Any]]) -> list[str]:
-    """Items whose verdict (passed and reason of each grade) differs between the arms."""
+def differences(off: list[dict[str, Any]], on: list[dict[str, Any]], *, passed_only: bool = False) -> list[str]:
+    """Items whose verdict (passed and reason of each grade; ``passed_only``: passed) differs between the arms."""
     def verdicts(records: list[dict[str, Any]]) -> dict[str, Any]:
-        return {r["id"]: {g: (e["passed"], e["reason"]) for g, e in r["grades"].items()} for r in records}
+        return {r["id"]: {g: e["passed"] if passed_only else (e["passed"], e["reason"]) for g, e in r["grades"].items()}
+                for r in records}
     a, b = verdicts(off), verdicts(on)
     found = [f"{key}: only in one arm" for key in sorted(set(a) ^ set(b))]
     found += [f"{key}: off {a[key]} / on {b[key]}" for key in sorted(set(a) & set(b)) if a[key] != b[key]]
@@ -248,6 +252,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300.0, help="TLC limit per run (the paper's 300 s)")
     parser.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (-n)")
     parser.add_argument("--json", type=Path, default=None, help="also write every figure and row here")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a checkout of earlier code (e.g. `git worktree add /tmp/before COMMIT`): a third arm "
+                             "grades the same workload with it, for a before/after ratio in the same run")
     args = parser.parse_args()
     if args.quick:
         args.tasks, args.samples = args.tasks or 4, 2
@@ -261,11 +268,18 @@ def main() -> int:
         mix = Counter(line["kind"].split(":")[0] if not line["kind"].startswith("repeat") else "repeat"
                       for line in lines)
         print(f"{len(chosen)} tasks, {len(lines)} outputs; mix: {dict(sorted(mix.items()))}", file=sys.stderr)
-        arms = {name: run_arm(name, folder, replay, args, chosen) for name in ("off", "on")}
+        names = ("before", "off", "on") if args.before else ("off", "on")
+        arms = {name: run_arm(name, folder, replay, args, chosen) for name in names}
     results = {name: figures(arm) for name, arm in arms.items()}
     diff = differences(arms["off"]["records"], arms["on"]["records"])
     ratio = {"wall": round(results["off"]["wall_s"] / results["on"]["wall_s"], 2),
              "s_per_verdict": round(results["off"]["s_per_verdict"] / max(1e-9, results["on"]["s_per_verdict"]), 2)}
+    before_diff: list[str] = []
+    if args.before:
+        ratio["before_wall"] = round(results["before"]["wall_s"] / results["on"]["wall_s"], 2)
+        ratio["before_s_per_verdict"] = round(results["before"]["s_per_verdict"]
+                                              / max(1e-9, results["on"]["s_per_verdict"]), 2)
+        before_diff = differences(arms["before"]["records"], arms["on"]["records"], passed_only=True)
     for name, data in results.items():
         print(f"\n== shortcuts {name} ==")
         for key, value in data.items():
@@ -275,12 +289,17 @@ def main() -> int:
         for item, seconds in data["slowest"]:
             print(f"  {seconds:8.2f} s  {item}")
     print(f"\nratio off/on: wall {ratio['wall']}x, seconds per verdict {ratio['s_per_verdict']}x")
+    if args.before:
+        print(f"ratio before/on: wall {ratio['before_wall']}x, seconds per verdict {ratio['before_s_per_verdict']}x; "
+              f"same pass/fail as before: {'yes' if not before_diff else f'NO ({len(before_diff)} items differ)'}")
+        for line in before_diff[:20]:
+            print("  " + line)
     print(f"identical verdicts: {'yes' if not diff else f'NO ({len(diff)} items differ)'}")
     for line in diff[:20]:
         print("  " + line)
     if args.json:
         args.json.write_text(json.dumps({"tasks": chosen, "mix": dict(mix), "arms": results, "ratio": ratio,
-                                         "differences": diff}, indent=1))
+                                         "differences": diff, "differences_from_before": before_diff}, indent=1))
     return 1 if diff else 0
 
 
