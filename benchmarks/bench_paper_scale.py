@@ -2,7 +2,7 @@
 
     python benchmarks/bench_paper_scale.py [--suite builtin] [--tasks N | --task-ids ID,ID] [--quick]
                                            [--samples 5] [--timeout 300] [--workers 2] [--json OUT.json]
-                                           [--before CHECKOUT]
+                                           [--before CHECKOUT | --only-on]
 
 Workload: every chosen task with a cfg, in the original and random conditions, ``--samples`` samples each
 (the paper: 2 conditions × 5 samples), every grade (``--alias-grade=all``). Outputs are made from each
@@ -252,6 +252,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300.0, help="TLC limit per run (the paper's 300 s)")
     parser.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (-n)")
     parser.add_argument("--json", type=Path, default=None, help="also write every figure and row here")
+    parser.add_argument("--only-on", action="store_true",
+                        help="only the arm with the shortcuts on (to see how --workers scales; no comparison)")
     parser.add_argument("--before", type=Path, default=None,
                         help="a checkout of earlier code (e.g. `git worktree add /tmp/before COMMIT`): a third arm "
                              "grades the same workload with it, for a before/after ratio in the same run")
@@ -268,12 +270,13 @@ def main() -> int:
         mix = Counter(line["kind"].split(":")[0] if not line["kind"].startswith("repeat") else "repeat"
                       for line in lines)
         print(f"{len(chosen)} tasks, {len(lines)} outputs; mix: {dict(sorted(mix.items()))}", file=sys.stderr)
-        names = ("before", "off", "on") if args.before else ("off", "on")
+        names = ("before", "off", "on") if args.before else ("on",) if args.only_on else ("off", "on")
         arms = {name: run_arm(name, folder, replay, args, chosen) for name in names}
     results = {name: figures(arm) for name, arm in arms.items()}
-    diff = differences(arms["off"]["records"], arms["on"]["records"])
+    diff = differences(arms["off"]["records"], arms["on"]["records"]) if "off" in arms else []
     ratio = {"wall": round(results["off"]["wall_s"] / results["on"]["wall_s"], 2),
-             "s_per_verdict": round(results["off"]["s_per_verdict"] / max(1e-9, results["on"]["s_per_verdict"]), 2)}
+             "s_per_verdict": round(results["off"]["s_per_verdict"] / max(1e-9, results["on"]["s_per_verdict"]), 2)
+             } if "off" in arms else {}
     before_diff: list[str] = []
     if args.before:
         ratio["before_wall"] = round(results["before"]["wall_s"] / results["on"]["wall_s"], 2)
@@ -288,13 +291,15 @@ def main() -> int:
         print("slowest items:")
         for item, seconds in data["slowest"]:
             print(f"  {seconds:8.2f} s  {item}")
-    print(f"\nratio off/on: wall {ratio['wall']}x, seconds per verdict {ratio['s_per_verdict']}x")
+    if ratio:
+        print(f"\nratio off/on: wall {ratio['wall']}x, seconds per verdict {ratio['s_per_verdict']}x")
     if args.before:
         print(f"ratio before/on: wall {ratio['before_wall']}x, seconds per verdict {ratio['before_s_per_verdict']}x; "
               f"same pass/fail as before: {'yes' if not before_diff else f'NO ({len(before_diff)} items differ)'}")
         for line in before_diff[:20]:
             print("  " + line)
-    print(f"identical verdicts: {'yes' if not diff else f'NO ({len(diff)} items differ)'}")
+    if "off" in arms:
+        print(f"identical verdicts: {'yes' if not diff else f'NO ({len(diff)} items differ)'}")
     for line in diff[:20]:
         print("  " + line)
     if args.json:
