@@ -119,7 +119,9 @@ def _interrupt(sig: int, launcher: str, *, plugin: bool = False) -> Callable[[Pa
         child = subprocess.Popen(command, env=_env(folder, ALIAS_LAUNCHER=launcher), cwd=folder, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True, start_new_session=True)
         deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and not _jvms(folder):
+        # Wait for TLC on the busy output itself (staged with its cfg), not for any JVM: the run's
+        # set-up (condition checks, self-checks) starts JVMs of its own before it grades.
+        while time.monotonic() < deadline and not (_jvms(folder) and _busy_tlc_staged(folder)):
             time.sleep(0.2)
         time.sleep(2.0)
         started = bool(_jvms(folder))
@@ -135,6 +137,19 @@ def _interrupt(sig: int, launcher: str, *, plugin: bool = False) -> Callable[[Pa
             line = _first_line(stdout, stderr) or f"exit {child.returncode}"
         return Outcome(child.returncode, line if started else f"TLC never started; {line}", stdout + stderr)
     return run
+
+
+def _busy_tlc_staged(folder: Path) -> bool:
+    """Whether a TLC run of :data:`BUSY` is staged under ``folder``'s temporary folder (a module with
+    BUSY's Init beside a cfg: SANY stages no cfg)."""
+    for cfg in (folder / "tmp").rglob("*.cfg"):
+        module = cfg.with_suffix(".tla")
+        try:
+            if module.is_file() and "1..30000" in module.read_text(errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _jvms(folder: Path) -> list[str]:

@@ -8,15 +8,18 @@ from pytest_alias.run import RunConfig
 from pytest_alias.run.limits import MIN_LIMIT, reference_limit
 from pytest_alias.run.workspace import Workspace
 from pytest_alias.tasks.suites import load_suite
+from pytest_alias.tla.runner import TlaTools
 
 
 def _task(task_id: str):
     return next(t for t in load_suite("builtin") if t.id == task_id)
 
 
-def test_the_limit_follows_the_reference_between_the_floor_and_the_fixed_limit(tools) -> None:
+def test_the_limit_follows_the_reference_between_the_floor_and_the_fixed_limit(tmp_path) -> None:
+    # A cache of its own: the limit reads the reference's check from it, so both see the same seconds.
+    tools = TlaTools(cache_dir=tmp_path, use_cache=True)
     task = _task("die-hard")
-    check = tools.tlc(task.original().spec(), timeout=300)
+    check = tools.tlc(task.original().spec(), timeout=300.0)  # the key holds the limit as the run gives it
     assert check.ok
     limit = reference_limit(task, tools, scale=1000.0, ceiling=300.0)
     assert limit == round(min(300.0, max(MIN_LIMIT, 1000.0 * check.seconds)), 1)

@@ -126,20 +126,23 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
         return reason
 
     # One thread per core: each self-check is JVM runs, and the workers wait for the coverage.
-    with Progress("self-checking references (behavior grade)", len(pairs), unit="task", live=live) as progress, \
-            ThreadPoolExecutor(max_workers=parallel_threads(len(pairs))) as pool:
-        for (task, condition), reason in zip(pairs, pool.map(one, pairs)):
-            excluded = behavior_exclusion(task)
-            # Appendix J's eligibility first, as validate-grader applies it (a random-valued spec is
-            # ineligible whether or not its self-check happens to pass); a failed self-check still
-            # makes the task not gradeable, so its items skip the grade.
-            if excluded is not None:
-                ineligible[task.id] = excluded
-            if reason is not None:
-                not_gradeable[task.id] = reason
-            if excluded is None and reason is None:
-                covered.add(task.id)
-            progress.update(1)
+    pool = ThreadPoolExecutor(max_workers=parallel_threads(len(pairs)))
+    with Progress("self-checking references (behavior grade)", len(pairs), unit="task", live=live) as progress:
+        try:
+            for (task, condition), reason in zip(pairs, pool.map(one, pairs)):
+                excluded = behavior_exclusion(task)
+                # Appendix J's eligibility first, as validate-grader applies it (a random-valued spec is
+                # ineligible whether or not its self-check happens to pass); a failed self-check still
+                # makes the task not gradeable, so its items skip the grade.
+                if excluded is not None:
+                    ineligible[task.id] = excluded
+                if reason is not None:
+                    not_gradeable[task.id] = reason
+                if excluded is None and reason is None:
+                    covered.add(task.id)
+                progress.update(1)
+        finally:  # Ctrl-C: the checks not yet started are dropped, not run before the interrupt is seen
+            pool.shutdown(wait=True, cancel_futures=True)
     ineligible.update({task.id: "task has no TLC configuration" for task, condition in tasks if condition.cfg is None})
     return Coverage(SELF_CHECK, mode, timeout, frozenset(covered), not_gradeable, ineligible,
                     checked=frozenset(task.id for task, _ in tasks), seconds=seconds)
