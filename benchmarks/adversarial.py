@@ -117,7 +117,8 @@ def _interrupt(sig: int, launcher: str, *, plugin: bool = False) -> Callable[[Pa
             command = [sys.executable, "-m", "pytest_alias", "grade", "--reference", str(CLOCK), "--output",
                        str(output), "--grade", "name", "--timeout", "120", "--json"]
         child = subprocess.Popen(command, env=_env(folder, ALIAS_LAUNCHER=launcher), cwd=folder, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                 stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                 preexec_fn=terminal_signals)
         deadline = time.monotonic() + 90
         # Wait for TLC on the busy output itself (staged with its cfg), not for any JVM: the run's
         # set-up (condition checks, self-checks) starts JVMs of its own before it grades.
@@ -137,6 +138,14 @@ def _interrupt(sig: int, launcher: str, *, plugin: bool = False) -> Callable[[Pa
             line = _first_line(stdout, stderr) or f"exit {child.returncode}"
         return Outcome(child.returncode, line if started else f"TLC never started; {line}", stdout + stderr)
     return run
+
+
+def terminal_signals() -> None:
+    """In a child about to start: SIGINT as a terminal gives it (default, not blocked). A process
+    that launches it may ignore or block SIGINT (a test runner's worker), and a child inherits both,
+    so a Ctrl-C sent to the child would never reach it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 def _busy_tlc_staged(folder: Path) -> bool:

@@ -238,12 +238,19 @@ def test_progress_is_live_on_a_terminal_and_plain_lines_under_q(small_suite: Pat
     assert "alias: generating fake:slow" in quiet and "16/16 samples (100%)" in quiet
 
 
+def _terminal_signals() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_during_generation_keeps_finished_samples(small_suite: Path, tmp_path: Path) -> None:
     counter = tmp_path / "calls.txt"
     args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--alias-suite={small_suite}",
             f"--alias-cache-dir={tmp_path / 'cache'}", "--alias-samples=2", "--alias-grade=parse", "--alias-no-fail",
             f"--alias-model=fake:slow?delay=0.4&batch_size=1&count={counter}"]
-    process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # SIGINT as a terminal gives it: a test worker may ignore or block it, and the child inherits both.
+    process = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               preexec_fn=_terminal_signals)
     deadline = time.monotonic() + 120
     while calls(counter) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
