@@ -286,7 +286,16 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     own_failure: str | None = None
     # Constant parts whose forward check stopped before TLC evaluated a state (early stop: see shortcuts).
     stopped: set[tuple[tuple[str, str], ...]] = set() if shortcuts.enabled() else None  # type: ignore[assignment]
+    # Constant parts under which G's own next-state relation failed (early stop too): G explores the
+    # same states in the same order under every mapping with those constants, so each such forward
+    # check stops on that error or on a violation before it. None can pass; once the reason is settled
+    # by an earlier mapping (own error, violation or forward pass), none can change it either. Not where
+    # R's cfg constrains the states: its constraint reaches G through the variable mapping, so which
+    # states G explores depends on the mapping.
+    broken: set[tuple[tuple[str, str], ...]] | None = (
+        set() if stopped is not None and not (ref_cfg.constraints or ref_cfg.action_constraints) else None)
     skipped = 0
+    broken_skipped = 0
     # Mappings whose check the state graphs show must fail (see graphfilter): skipped once their
     # failure can no longer be the search's reason, so the verdict and reason stay those of TLC.
     graphs = GraphFilter(tools, inputs, timeout) if shortcuts.enabled() and len(mappings) >= MIN_MAPPINGS else None
@@ -300,6 +309,11 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         remaining[mapping.constants] -= 1
         if stopped is not None and mapping.constants in stopped:
             skipped += 1
+            continue
+        if (broken is not None and mapping.constants in broken
+                and (reverse_failure or own_failure or violation_failure) is not None):
+            skipped += 1
+            broken_skipped += 1
             continue
         if (graphs is not None and first_failure is not None
                 and (graphs.dumped(mapping.constants) or (remaining[mapping.constants] >= 1
@@ -341,9 +355,11 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             if why is not None:
                 failure = f"{direction} check failed under mapping {mapping.describe()}: {why}"
                 attempt["reason"] = failure
-                if (stopped is not None and direction == "forward"
-                        and shortcuts.startup_failure(result.status, result.output, result.distinct_states)):
-                    stopped.add(mapping.constants)
+                if stopped is not None and direction == "forward":
+                    if shortcuts.startup_failure(result.status, result.output, result.distinct_states):
+                        stopped.add(mapping.constants)
+                    elif broken is not None and result.status == "crash" and own_error(why):
+                        broken.add(mapping.constants)
                 break
         if failure is None:
             details.update({"mappings_tried": tried - skipped - filtered, "mapping": mapping.to_dict()})
@@ -364,8 +380,13 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     if graphs is not None and (filtered or graphs.off or graphs.dumps):
         details["graph_filter"] = {"skipped": filtered, "graph_dumps": graphs.dumps, **({"off": graphs.off} if graphs.off else {})}
     if skipped:  # the verdict and reason are those of the whole search (see shortcuts.startup_failure)
-        details["early_stop"] = {"skipped": skipped, "why": "TLC stopped before evaluating any state under the "
-                                                            "same constant values"}
+        whys = [why for count, why in ((skipped - broken_skipped, "TLC stopped before evaluating any state under the "
+                                                                  "same constant values"),
+                                       (broken_skipped, "the output's own next-state relation failed under the same "
+                                                        "constant values")) if count]
+        details["early_stop"] = {"skipped": skipped, "why": "; ".join(whys)}
+        if broken_skipped:
+            details["early_stop"]["own_error_skipped"] = broken_skipped
     reason = reverse_failure or own_failure or violation_failure or first_failure or "no mapping passed"
     if len(mappings) > 1:
         reason = f"none of {len(mappings)} mappings passed; {reason}"

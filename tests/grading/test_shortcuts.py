@@ -41,6 +41,9 @@ def outputs(task: Any) -> dict[str, str]:
         "equivalent_rewrite": _before_footer(reference, "\\* written again\nUnused == 42\n"),
         "copy": f"```tla\n{reference}```",
         "startup_failure": _before_footer(reference, 'ASSUME SmallCap = "a"\n'),
+        # EmptySmall leaves big unassigned: TLC stops on the output's own error, whatever the mapping.
+        "own_error": reference.replace('    /\\ big\' = big\n    /\\ last\' = "EmptySmall"',
+                                       '    /\\ last\' = "EmptySmall"'),
     }
 
 
@@ -66,7 +69,7 @@ def graded(die_hard: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
 
 
 @pytest.mark.parametrize("kind", ["prose", "parse_error", "missing_cfg_name", "wrong_behavior", "equivalent_rewrite",
-                                  "copy", "startup_failure"])
+                                  "copy", "startup_failure", "own_error"])
 def test_shortcuts_give_the_plain_verdicts(graded: dict[str, dict[str, Any]], kind: str) -> None:
     plain, fast = graded["off"][kind], graded["on"][kind]
     assert verdicts(fast) == verdicts(plain)
@@ -83,6 +86,7 @@ def test_the_outputs_span_the_verdicts(graded: dict[str, dict[str, Any]]) -> Non
     assert not plain["wrong_behavior"]["behavior"][0]
     assert all(passed for passed, _ in plain["equivalent_rewrite"].values())
     assert all(passed for passed, _ in plain["copy"].values())
+    assert "is not completely specified" in plain["own_error"]["behavior"][1]
 
 
 def test_a_parse_failure_decides_every_grade_without_tlc(graded: dict[str, dict[str, Any]]) -> None:
@@ -102,6 +106,18 @@ def test_a_failure_before_any_state_ends_the_mapping_search(graded: dict[str, di
     # die-hard's 3 variables and 2 constants: 12 mappings, 2 sets of constant values.
     assert fast["details"]["mappings_tried"] == 2 and fast["details"]["early_stop"]["skipped"] == 10
     assert graded["on"]["startup_failure"]["tlc_launches"] < graded["off"]["startup_failure"]["tlc_launches"]
+
+
+def test_an_own_error_ends_the_search_under_those_constants(graded: dict[str, dict[str, Any]]) -> None:
+    """G's own next-state error under some constants fails every mapping with those constants: TLC
+    explores the same states of G whatever the variable mapping, so it stops there or earlier."""
+    plain = graded["off"]["own_error"]["grades"]["behavior"]
+    fast = graded["on"]["own_error"]["grades"]["behavior"]
+    assert plain["details"]["mappings_tried"] == 12 and "early_stop" not in plain["details"]
+    # Identity constants: one run, 5 mappings skipped; swapped constants: the ASSUME stops all 6.
+    assert fast["details"]["early_stop"]["own_error_skipped"] == 5
+    assert fast["details"]["mappings_tried"] == 2 and fast["details"]["early_stop"]["skipped"] == 10
+    assert graded["on"]["own_error"]["tlc_launches"] <= 3
 
 
 def test_the_same_module_is_graded_once(die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
