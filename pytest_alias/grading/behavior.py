@@ -286,12 +286,12 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     own_failure: str | None = None
     # Constant parts whose forward check stopped before TLC evaluated a state (early stop: see shortcuts).
     stopped: set[tuple[tuple[str, str], ...]] = set() if shortcuts.enabled() else None  # type: ignore[assignment]
-    # Constant parts under which G's own next-state relation failed (early stop too): G explores the
-    # same states in the same order under every mapping with those constants, so each such forward
-    # check stops on that error or on a violation before it. None can pass; once the reason is settled
-    # by an earlier mapping (own error, violation or forward pass), none can change it either. Not where
-    # R's cfg constrains the states: its constraint reaches G through the variable mapping, so which
-    # states G explores depends on the mapping.
+    # Constant parts under which G's own formulas failed (early stop too, see shortcuts.own_state_error):
+    # G explores the same states in the same order under every mapping with those constants, so each
+    # such forward check stops on that error or on a violation before it. None can pass; once the reason
+    # is settled by an earlier mapping (own error, violation or forward pass), none can change it either.
+    # Not where R's cfg constrains the states: its constraint reaches G through the variable mapping, so
+    # which states G explores depends on the mapping.
     broken: set[tuple[tuple[str, str], ...]] | None = (
         set() if stopped is not None and not (ref_cfg.constraints or ref_cfg.action_constraints) else None)
     skipped = 0
@@ -358,7 +358,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 if stopped is not None and direction == "forward":
                     if shortcuts.startup_failure(result.status, result.output, result.distinct_states):
                         stopped.add(mapping.constants)
-                    elif broken is not None and result.status == "crash" and own_error(why):
+                    elif (broken is not None and result.status == "crash"
+                          and shortcuts.own_state_error(result.output, prefix)):
                         broken.add(mapping.constants)
                 break
         if failure is None:

@@ -7,7 +7,8 @@ The shortcuts, each verdict-preserving by construction:
 * ``cascade``: an output is extracted once for all its grades, and an output that does not stage or
   does not pass strict SANY is decided for every grade at once, with the reason each grade gives then;
 * ``early_stop``: the behavior grade's mapping search skips the mappings whose TLC check must fail the
-  same way as one already tried (see :func:`startup_failure`);
+  same way as one already tried: a start-up failure (see :func:`startup_failure`), or an error of the
+  output's own formulas (see :func:`own_state_error`), under the same constant values;
 * ``graph_filter``: the mapping search skips mappings under which the reachable state graphs of R and
   G show that a check must fail, once that failure could no longer be the search's reason (see
   :mod:`.graphfilter`);
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from pathlib import Path
 
 from ..switches import ENV, NAMES, enabled, in_force  # noqa: F401 - the switch, re-exported
@@ -48,6 +50,27 @@ def startup_failure(status: str, output: str, distinct_states: int | None) -> bo
     same without it.
     """
     return status in _STARTUP_STATUSES and not distinct_states and _COMPUTING_INIT not in output
+
+
+#: A position TLC reports for an evaluation error (message 2103: ``0. Line 3, column 5 to line 3, column 9
+#: in M``) or a state it could not fingerprint (2147: ``0) line 3, col 5 to line 3, col 9 of module M``).
+_ERROR_POSITION = re.compile(r"^\s*\d+[.)] [Ll]ine \d+, col(?:umn)? \d+ to line \d+, col(?:umn)? \d+ "
+                             r"(?:in|of module) (\w+)\s*$", re.M)
+
+
+def own_state_error(output: str, foreign_prefix: str) -> bool:
+    """Whether a forward check's TLC error (status ``crash``) arose while TLC evaluated the output's own
+    formulas (its Init, Next or the states they build) rather than R's under the mapping: TLC says so
+    (a successor not completely specified), or every position it reports lies outside the check's
+    wrapper and R's copy (the modules named with ``foreign_prefix``). No position: not known, False.
+
+    G's own formulas see the constants but not the variable mapping, so every mapping with the same
+    constants stops on this error, or on a violation TLC finds before it: none of them can pass.
+    """
+    if "is not completely specified" in output:
+        return True
+    modules = _ERROR_POSITION.findall(output)
+    return bool(modules) and not any(module.startswith(foreign_prefix) for module in modules)
 
 
 @functools.lru_cache(maxsize=1)

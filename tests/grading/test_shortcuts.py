@@ -44,6 +44,9 @@ def outputs(task: Any) -> dict[str, str]:
         # EmptySmall leaves big unassigned: TLC stops on the output's own error, whatever the mapping.
         "own_error": reference.replace('    /\\ big\' = big\n    /\\ last\' = "EmptySmall"',
                                        '    /\\ last\' = "EmptySmall"'),
+        # EmptySmall builds a value TLC cannot evaluate: an error at a position inside the output.
+        "own_runtime_error": reference.replace("    /\\ big' = big\n    /\\ last' = \"EmptySmall\"",
+                                               "    /\\ big' = <<1, 2>>[big + 3]\n    /\\ last' = \"EmptySmall\""),
     }
 
 
@@ -69,7 +72,7 @@ def graded(die_hard: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
 
 
 @pytest.mark.parametrize("kind", ["prose", "parse_error", "missing_cfg_name", "wrong_behavior", "equivalent_rewrite",
-                                  "copy", "startup_failure", "own_error"])
+                                  "copy", "startup_failure", "own_error", "own_runtime_error"])
 def test_shortcuts_give_the_plain_verdicts(graded: dict[str, dict[str, Any]], kind: str) -> None:
     plain, fast = graded["off"][kind], graded["on"][kind]
     assert verdicts(fast) == verdicts(plain)
@@ -118,6 +121,11 @@ def test_an_own_error_ends_the_search_under_those_constants(graded: dict[str, di
     assert fast["details"]["early_stop"]["own_error_skipped"] == 5
     assert fast["details"]["mappings_tried"] == 2 and fast["details"]["early_stop"]["skipped"] == 10
     assert graded["on"]["own_error"]["tlc_launches"] <= 3
+    # The same for an evaluation error TLC places in the output's EmptySmall, not in the reference.
+    plain = graded["off"]["own_runtime_error"]["grades"]["behavior"]
+    fast = graded["on"]["own_runtime_error"]["grades"]["behavior"]
+    assert "out of domain" in plain["details"]["attempts"][0]["reason"]
+    assert fast["details"]["early_stop"]["own_error_skipped"] == 5 and fast["details"]["mappings_tried"] == 2
 
 
 def test_the_same_module_is_graded_once(die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,3 +149,17 @@ def test_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not shortcuts.enabled() and shortcuts.in_force() == []
     monkeypatch.delenv(shortcuts.ENV)
     assert shortcuts.enabled() and shortcuts.in_force() == list(shortcuts.NAMES)
+
+
+def test_only_errors_placed_in_the_output_are_its_own() -> None:
+    """An error TLC places in the check's wrapper or R's copy comes from the mapping, not from G."""
+    in_output = ("@!@!@STARTMSG 2147:1 @!@!@\nTLC was unable to fingerprint.\n\nFingerprint Stack Trace:\n"
+                 "0) line 45, col 15 to line 45, col 22 of module WaterJugs\n")
+    through_mapping = ("@!@!@STARTMSG 2103:1 @!@!@\nThe error occurred when TLC was evaluating the nested\n"
+                       "expressions at the following positions:\n0. Line 29, column 5 to line 31, column 20 in WaterJugs\n"
+                       "4. Line 5, column 17 to line 5, column 31 in AliasFwd_d20b6fa0f0\n"
+                       "6. Line 24, column 5 to line 26, column 21 in AliasRef_6d29417383\n")
+    assert shortcuts.own_state_error(in_output, "Alias")
+    assert not shortcuts.own_state_error(through_mapping, "Alias")
+    assert not shortcuts.own_state_error("TLC threw an unexpected exception.", "Alias")  # no position: unknown
+    assert shortcuts.own_state_error("Successor state is not completely specified by action A", "Alias")
