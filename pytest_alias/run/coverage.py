@@ -97,8 +97,11 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
     if isinstance(entry, Mapping) and "reason" in entry and (entry["reason"] is None or isinstance(entry["reason"], str)):
         seconds = entry.get("seconds")
         return entry["reason"], float(seconds) if isinstance(seconds, (int, float)) else 0.0
-    result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
-                           timeout=timeout)
+    # The reference's own check, cached by its verification, says whether these checks run long.
+    expected = tools.cached_tlc_seconds(condition.spec(), timeout=timeout) if condition.cfg else None
+    with tools.expecting(expected):
+        result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
+                               timeout=timeout)
     reason = None if result.passed else _own_words(result.reason or "no reason given")
     if reason is None or not machine_dependent(reason):
         cache.put(key, {"reason": reason, "seconds": round(result.seconds, 3)})

@@ -201,8 +201,13 @@ class Workspace:
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
                          if coverage is not None and case.task.id in coverage.not_gradeable else {})
         timeout = self.tlc_limit(case.task)
-        record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
-                          mode=self.config.mode, generation=generation_fields(generation), not_gradeable=not_gradeable)
+        # The reference's own check (cached when the condition was verified) says how long this task's
+        # checks run, which picks the tool server's tier; never part of a verdict.
+        expected = self.tools.cached_tlc_seconds(case.condition.spec(), timeout=timeout) if case.condition.cfg else None
+        with self.tools.expecting(expected):
+            record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
+                              mode=self.config.mode, generation=generation_fields(generation),
+                              not_gradeable=not_gradeable)
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
         if self.config.rename_seeds > 1 and case.condition.kind == "random":  # which of the run's renamings
             record["rename_seed"] = case.condition.rename_seed

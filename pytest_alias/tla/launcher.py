@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..errors import ToolFault as AliasToolFault
 
 import atexit
+import contextvars
 import hashlib
 import os
 import re
@@ -411,6 +412,20 @@ TIER_FLAGS: dict[str, tuple[str, ...]] = {
 #: A check runs on the quick tier for at most this long; one that needs longer runs again on the full
 #: tier with its whole limit, so its verdict (and whether it hits the limit) is the full tier's.
 QUICK_SECONDS = 10.0
+#: Checks expected to take longer than this (see :data:`EXPECTED_SECONDS`) go to the full tier at once:
+#: the quick tier would only spend up to :data:`QUICK_SECONDS` before the full tier runs them anyway.
+QUICK_EXPECTED_SECONDS = 3.0
+#: How long the checks now being run are expected to take (the task's reference check, when known):
+#: set per grade by ``TlaTools.expecting``; None (unknown) tries the quick tier first.
+EXPECTED_SECONDS: contextvars.ContextVar[float | None] = contextvars.ContextVar("alias_expected_seconds",
+                                                                              default=None)
+
+
+def starts_quick() -> bool:
+    """Whether the next check tries the quick tier first: the shortcut is on and the check is not
+    expected to outlast what the quick tier is good for."""
+    expected = EXPECTED_SECONDS.get()
+    return quick_tier_enabled() and (expected is None or expected <= QUICK_EXPECTED_SECONDS)
 
 
 class ServerDied(AliasToolFault):
@@ -599,7 +614,7 @@ class Launcher:
         ``dump`` is the state-graph file the run writes, if any (held to its budget as it grows)."""
         started = time.monotonic()
         if self._class_dir is not None:
-            quick = quick_tier_enabled()
+            quick = starts_quick()
             run = self._on_server("quick" if quick else "full", tool, args, workdir, tmpdir,
                                   min(timeout, QUICK_SECONDS) if quick else timeout, dump)
             if run is not None and quick and run.timed_out:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import functools
 import os
@@ -20,7 +21,8 @@ from typing import Any, Sequence
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
 from .cfg import CfgError, UnsupportedKeyword, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import StateGraph, parse_dot
-from .launcher import Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap, machine_fault
+from .launcher import (EXPECTED_SECONDS, Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap,
+                       machine_fault)
 from .library import needed_library
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
@@ -117,6 +119,17 @@ class TlaTools:
                                  f"module ({why[:200]})")
         launcher.drivable = True
 
+    @staticmethod
+    @contextlib.contextmanager
+    def expecting(seconds: float | None) -> Any:
+        """Within this block, checks are expected to take about ``seconds`` (None: unknown): long ones
+        skip the quick server tier (see :data:`~.launcher.QUICK_EXPECTED_SECONDS`). Never a verdict's input."""
+        token = EXPECTED_SECONDS.set(seconds)
+        try:
+            yield
+        finally:
+            EXPECTED_SECONDS.reset(token)
+
     # ------------------------------------------------------------------ shared plumbing
 
     def _cached(self, key: str) -> dict[str, Any] | None:
@@ -198,6 +211,28 @@ class TlaTools:
         result, dot = self._tlc(spec, workers=workers, deadlock=deadlock, timeout=timeout, dump_graph=True, flags=())
         return result, (parse_dot(dot) if dot else None)
 
+    def cached_tlc_seconds(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT) -> float | None:
+        """The seconds a cached plain TLC check of ``spec`` (its cfg, one worker, deadlock checked) took,
+        or None when none is cached; never runs TLC."""
+        if spec.cfg is None:
+            return None
+        try:
+            cfg_text, cfg_flags = prepare_cfg(spec.cfg, self.toolchain.jar.cfg_keywords)
+        except (UnsupportedKeyword, CfgError):
+            return None
+        entry = self._cached(self._tlc_key(spec, cfg_text, ["-workers", "1", *PINNED_FLAGS, *cfg_flags], False, timeout))
+        return float(entry["seconds"]) if entry is not None else None
+
+    def _tlc_key(self, spec: SpecFiles, cfg_text: str, tlc_flags: Sequence[str], dump_graph: bool,
+                 timeout: float) -> str:
+        return content_key(
+            "tlc", jar=self.toolchain.identity, main=spec.main, files=self._digest(spec),
+            cfg=files_digest({"cfg": cfg_text}), flags=list(tlc_flags), graph=dump_graph,
+            timeout=float(timeout),  # 300 and 300.0 are one limit
+            heap=heap_cap(),  # a verdict such as "Java heap space" can change with it
+            limits=[budgets().output_bytes, budgets().graph_bytes],  # and "too large" with these
+        )
+
     def _tlc(
         self, spec: SpecFiles, *, workers: int, deadlock: bool, timeout: float, dump_graph: bool, flags: Sequence[str]
     ) -> tuple[TlcResult, str | None]:
@@ -213,12 +248,7 @@ class TlaTools:
         tlc_flags = ["-workers", str(workers), *PINNED_FLAGS, *cfg_flags, *flags]
         if not deadlock and "-deadlock" not in tlc_flags:
             tlc_flags.append("-deadlock")
-        key = content_key(
-            "tlc", jar=self.toolchain.identity, main=spec.main, files=self._digest(spec),
-            cfg=files_digest({"cfg": cfg_text}), flags=tlc_flags, graph=dump_graph, timeout=timeout,
-            heap=heap_cap(),  # a verdict such as "Java heap space" can change with it
-            limits=[budgets().output_bytes, budgets().graph_bytes],  # and "too large" with these
-        )
+        key = self._tlc_key(spec, cfg_text, tlc_flags, dump_graph, timeout)
         entry = self._cached(key)
         if entry is not None:
             result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],

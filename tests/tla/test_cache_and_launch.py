@@ -211,6 +211,26 @@ def test_a_check_longer_than_the_quick_tier_runs_again_on_the_full_tier(tmp_path
     assert tools.tlc(counter(CFG.replace("Max = 3", "Max = 4")), deadlock=False, timeout=120).distinct_states == 5
 
 
+def test_checks_expected_to_run_long_skip_the_quick_tier(tmp_path: Path) -> None:
+    """A task whose reference check ran long sends its checks to the full tier at once; the hint comes
+    from the cached reference check and never from running one."""
+    from pytest_alias.tla import launcher as launch
+
+    tools = TlaTools(cache_dir=tmp_path)
+    spec = counter(CFG)
+    assert tools.cached_tlc_seconds(spec, timeout=120) is None and tools.launches["tlc"] == 0
+    ran = tools.tlc(spec, timeout=120)
+    assert tools.cached_tlc_seconds(spec, timeout=120.0) == pytest.approx(ran.seconds)  # 120 and 120.0: one key
+    assert launch.starts_quick()
+    with tools.expecting(launch.QUICK_EXPECTED_SECONDS + 1):
+        assert not launch.starts_quick()
+        with tools.expecting(None):
+            assert launch.starts_quick()
+    with tools.expecting(0.2):
+        assert launch.starts_quick()
+    assert launch.starts_quick()
+
+
 def test_tool_output_is_capped_keeping_its_start_and_end() -> None:
     from pytest_alias.tla.runner import cap_output
 
