@@ -29,6 +29,7 @@ class Workspace:
         self._models: dict[str, Any] = {}
         self._coverage: Coverage | None = None
         self._limits: dict[str, float] = {}  # task → its TLC limit under --alias-timeout-from-reference
+        self._expected: dict[tuple[str, str, float], float | None] = {}  # condition → its reference's check seconds
         self.skipped_line: str | None = None  # tasks the suite could not load, said once in the summary
         self.cost_estimate: dict[str, Any] | None = None  # made before generating (the run's JSON keeps it)
         self.generations: dict[tuple[str, str, int, str], Any] = {}  # every text this process generated or read
@@ -203,8 +204,7 @@ class Workspace:
         timeout = self.tlc_limit(case.task)
         # The reference's own check (cached when the condition was verified) says how long this task's
         # checks run, which picks the tool server's tier; never part of a verdict.
-        expected = self.tools.cached_tlc_seconds(case.condition.spec(), timeout=timeout) if case.condition.cfg else None
-        with self.tools.expecting(expected):
+        with self.tools.expecting(self._expected_seconds(case.condition, timeout)):
             record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
                               mode=self.config.mode, generation=generation_fields(generation),
                               not_gradeable=not_gradeable)
@@ -214,6 +214,14 @@ class Workspace:
         if self.config.timeout_from_reference is not None:  # a deviation from the paper: each verdict names it
             record["tlc_limit"] = {"seconds": timeout, "from_reference": self.config.timeout_from_reference}
         return record
+
+    def _expected_seconds(self, condition: Any, timeout: float) -> float | None:
+        """How long ``condition``'s reference check took (cached by its verification), once per process."""
+        key = (condition.task_id, str(condition.version), timeout)
+        if key not in self._expected:
+            self._expected[key] = (self.tools.cached_tlc_seconds(condition.spec(), timeout=timeout)
+                                   if condition.cfg else None)
+        return self._expected[key]
 
     def tlc_limit(self, task: Any) -> float:
         """The TLC limit for ``task``'s outputs: the fixed limit, or the per-task one of
