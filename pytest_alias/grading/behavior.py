@@ -294,6 +294,9 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # which states G explores depends on the mapping.
     broken: set[tuple[tuple[str, str], ...]] | None = (
         set() if stopped is not None and not (ref_cfg.constraints or ref_cfg.action_constraints) else None)
+    # R's modules other than its main one may be staged under their own names: never G's.
+    ref_helpers = frozenset(inputs.condition.module_map) - {inputs.condition.main}
+    gen_modules = frozenset(inputs.gen_spec.modules) - ref_helpers
     skipped = 0
     broken_skipped = 0
     # Mappings whose check the state graphs show must fail (see graphfilter): skipped once their
@@ -359,7 +362,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                     if shortcuts.startup_failure(result.status, result.output, result.distinct_states):
                         stopped.add(mapping.constants)
                     elif (broken is not None and result.status == "crash"
-                          and shortcuts.own_state_error(result.output, prefix)):
+                          and shortcuts.own_state_error(result.output, prefix, ref_helpers, gen_modules)):
                         broken.add(mapping.constants)
                 break
         if failure is None:

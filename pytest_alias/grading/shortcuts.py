@@ -58,19 +58,23 @@ _ERROR_POSITION = re.compile(r"^\s*\d+[.)] [Ll]ine \d+, col(?:umn)? \d+ to line 
                              r"(?:in|of module) (\w+)\s*$", re.M)
 
 
-def own_state_error(output: str, foreign_prefix: str) -> bool:
+def own_state_error(output: str, foreign_prefix: str, foreign: frozenset[str] = frozenset(),
+                    own: frozenset[str] | None = None) -> bool:
     """Whether a forward check's TLC error (status ``crash``) arose while TLC evaluated the output's own
     formulas (its Init, Next or the states they build) rather than R's under the mapping: TLC says so
     (a successor not completely specified), or every position it reports lies outside the check's
-    wrapper and R's copy (the modules named with ``foreign_prefix``). No position: not known, False.
+    wrapper and R's copy (the modules named with ``foreign_prefix``) and R's other modules
+    (``foreign``), and one lies in G's own modules (``own``, when given). No position: not known, False.
 
     G's own formulas see the constants but not the variable mapping, so every mapping with the same
     constants stops on this error, or on a violation TLC finds before it: none of them can pass.
     """
     if "is not completely specified" in output:
         return True
-    modules = _ERROR_POSITION.findall(output)
-    return bool(modules) and not any(module.startswith(foreign_prefix) for module in modules)
+    modules = set(_ERROR_POSITION.findall(output))
+    if not modules or any(module.startswith(foreign_prefix) or module in foreign for module in modules):
+        return False
+    return own is None or bool(modules & own)
 
 
 @functools.lru_cache(maxsize=1)

@@ -6,6 +6,8 @@ Tools never run on a user's folder: ``stage`` writes these texts into a fresh te
 
 from __future__ import annotations
 
+import functools
+
 from ..errors import BadInput
 
 import contextlib
@@ -54,6 +56,12 @@ def comment_spans(text: str) -> list[tuple[int, int]]:
     ``"(*"`` or ``"\\*"`` inside a string opens no comment (and cannot hide code that follows).
     An unclosed block comment runs to the end of the text.
     """
+    return list(_comment_spans(text))
+
+
+@functools.lru_cache(maxsize=512)
+def _comment_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """:func:`comment_spans`, kept per text: a grade scans the same modules many times."""
     spans: list[tuple[int, int]] = []
     i, n = 0, len(text)
     while i < n:
@@ -74,7 +82,7 @@ def comment_spans(text: str) -> list[tuple[int, int]]:
             i = end
         else:
             i += 1
-    return spans
+    return tuple(spans)
 
 
 def blank_comments(text: str) -> str:

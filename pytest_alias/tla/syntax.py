@@ -46,6 +46,8 @@ PlusCal search in :mod:`.pluscal`; what callers use is re-exported here.
 
 from __future__ import annotations
 
+import functools
+
 import bisect
 import dataclasses
 import re
@@ -1235,20 +1237,31 @@ def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> M
     return _assemble(acc, builder, frozen, issues, data)
 
 
+#: Texts whose parses a process keeps: a grade reads the same output and reference modules many
+#: times (staging, names, mappings, the guard), and every result is frozen, so it can be shared.
+PARSE_CACHE_SIZE = 256
+
+
 def parse_modules(source: str | bytes) -> list[ModuleSyntax]:
     """Every top-level module of ``source``, in order (text around them is skipped).
 
     Text with no module header at all is parsed as one headerless module
     (``name=None``) with a ``no_module`` issue.
     """
+    return list(_parse_modules(source))
+
+
+@functools.lru_cache(maxsize=PARSE_CACHE_SIZE)
+def _parse_modules(source: str | bytes) -> tuple[ModuleSyntax, ...]:
     data = _as_bytes(source)
     lines = _Lines(data)
     regions = _scan_modules(data)
     if not regions:
-        return [_parse_region(data, lines, None)]
-    return [_parse_region(data, lines, r) for r in regions]
+        return (_parse_region(data, lines, None),)
+    return tuple(_parse_region(data, lines, r) for r in regions)
 
 
+@functools.lru_cache(maxsize=PARSE_CACHE_SIZE)
 def parse_module(source: str | bytes, name: Optional[str] = None) -> ModuleSyntax:
     """Syntax facts of one module of ``source`` (a file or an LLM's output).
 

@@ -163,3 +163,9 @@ def test_only_errors_placed_in_the_output_are_its_own() -> None:
     assert not shortcuts.own_state_error(through_mapping, "Alias")
     assert not shortcuts.own_state_error("TLC threw an unexpected exception.", "Alias")  # no position: unknown
     assert shortcuts.own_state_error("Successor state is not completely specified by action A", "Alias")
+    # A module R brings along (staged under its own name) is R's; a position only in the standard
+    # modules says nothing of whose formula it was.
+    assert not shortcuts.own_state_error(in_output, "Alias", frozenset({"WaterJugs"}))
+    in_naturals = in_output.replace("of module WaterJugs", "of module Naturals")
+    assert not shortcuts.own_state_error(in_naturals, "Alias", frozenset(), frozenset({"WaterJugs"}))
+    assert shortcuts.own_state_error(in_output, "Alias", frozenset({"Tally"}), frozenset({"WaterJugs"}))
