@@ -386,8 +386,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     if skipped:  # the verdict and reason are those of the whole search (see shortcuts.startup_failure)
         whys = [why for count, why in ((skipped - broken_skipped, "TLC stopped before evaluating any state under the "
                                                                   "same constant values"),
-                                       (broken_skipped, "the output's own next-state relation failed under the same "
-                                                        "constant values")) if count]
+                                       (broken_skipped, "TLC stopped on an error of the output's own formulas under "
+                                                        "the same constant values")) if count]
         details["early_stop"] = {"skipped": skipped, "why": "; ".join(whys)}
         if broken_skipped:
             details["early_stop"]["own_error_skipped"] = broken_skipped
