@@ -86,8 +86,8 @@ public final class AliasToolServer {
         PrintStream savedErr = System.err;
         String savedTmp = System.getProperty("java.io.tmpdir");
         int code;
-        try (PrintStream output = new PrintStream(new FileOutputStream(outputFile), true, "UTF-8");
-             CheckLoader loader = new CheckLoader(jar)) {
+        CheckLoader loader = new CheckLoader(jar);
+        try (PrintStream output = new PrintStream(new FileOutputStream(outputFile), true, "UTF-8")) {
             System.setOut(output);
             System.setErr(output);
             // TLC unpacks the standard modules into java.io.tmpdir: each run gets its own.
@@ -209,6 +209,7 @@ public final class AliasToolServer {
                 while (entries.hasMoreElements()) {
                     ZipEntry entry = entries.nextElement();
                     String name = entry.getName();
+                    // module-info and package-info name no class a check loads.
                     if (!entry.isDirectory() && name.endsWith(".class") && !name.contains("-")) {
                         try (InputStream in = zip.getInputStream(entry)) {
                             classes.put(name.substring(0, name.length() - 6).replace('/', '.'), in.readAllBytes());
@@ -220,7 +221,7 @@ public final class AliasToolServer {
     }
 
     /** A fresh class loader per check that defines tla2tools.jar's classes from the jar's image. */
-    private static final class CheckLoader extends ClassLoader implements AutoCloseable {
+    private static final class CheckLoader extends ClassLoader {
         private final JarImage jar;
 
         CheckLoader(JarImage jar) {
@@ -245,11 +246,6 @@ public final class AliasToolServer {
         @Override
         protected Enumeration<URL> findResources(String name) throws IOException {
             return jar.resources.findResources(name);
-        }
-
-        @Override
-        public void close() {
-            // Nothing to release: the image is the server's; the classes go when nothing holds them.
         }
     }
 }
