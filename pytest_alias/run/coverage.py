@@ -98,8 +98,7 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
         seconds = entry.get("seconds")
         return entry["reason"], float(seconds) if isinstance(seconds, (int, float)) else 0.0
     # The reference's own check, cached by its verification, says whether these checks run long.
-    expected = tools.cached_tlc_seconds(condition.spec(), timeout=timeout) if condition.cfg else None
-    with tools.expecting(expected):
+    with tools.expecting(tools.cached_tlc_seconds(condition.spec(), timeout=timeout)):
         result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
                                timeout=timeout)
     reason = None if result.passed else _own_words(result.reason or "no reason given")

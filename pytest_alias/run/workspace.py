@@ -219,8 +219,7 @@ class Workspace:
         """How long ``condition``'s reference check took (cached by its verification), once per process."""
         key = (condition.task_id, str(condition.version), timeout)
         if key not in self._expected:
-            self._expected[key] = (self.tools.cached_tlc_seconds(condition.spec(), timeout=timeout)
-                                   if condition.cfg else None)
+            self._expected[key] = self.tools.cached_tlc_seconds(condition.spec(), timeout=timeout)
         return self._expected[key]
 
     def tlc_limit(self, task: Any) -> float:

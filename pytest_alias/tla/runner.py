@@ -220,7 +220,7 @@ class TlaTools:
             cfg_text, cfg_flags = prepare_cfg(spec.cfg, self.toolchain.jar.cfg_keywords)
         except (UnsupportedKeyword, CfgError):
             return None
-        entry = self._cached(self._tlc_key(spec, cfg_text, ["-workers", "1", *PINNED_FLAGS, *cfg_flags], False, timeout))
+        entry = self._cached(self._tlc_key(spec, cfg_text, _tlc_flags(1, cfg_flags, (), True), False, timeout))
         return float(entry["seconds"]) if entry is not None else None
 
     def _tlc_key(self, spec: SpecFiles, cfg_text: str, tlc_flags: Sequence[str], dump_graph: bool,
@@ -245,9 +245,7 @@ class TlaTools:
             return dataclasses.replace(_failed("config_error", message), unsupported_keyword=exc.keyword), None
         except CfgError as exc:
             return _failed("config_error", f"cfg: {exc}"), None
-        tlc_flags = ["-workers", str(workers), *PINNED_FLAGS, *cfg_flags, *flags]
-        if not deadlock and "-deadlock" not in tlc_flags:
-            tlc_flags.append("-deadlock")
+        tlc_flags = _tlc_flags(workers, cfg_flags, flags, deadlock)
         key = self._tlc_key(spec, cfg_text, tlc_flags, dump_graph, timeout)
         entry = self._cached(key)
         if entry is not None:
@@ -281,6 +279,14 @@ class TlaTools:
         result = classify(run.output, run.exit_code, run.timed_out, run.seconds, launcher=run.launcher,
                           flags=tuple(tlc_flags))
         return _too_large(result, run.exceeded), dot
+
+
+def _tlc_flags(workers: int, cfg_flags: Sequence[str], flags: Sequence[str], deadlock: bool) -> list[str]:
+    """TLC's command-line flags for a check (the run cache keys on them)."""
+    tlc_flags = ["-workers", str(workers), *PINNED_FLAGS, *cfg_flags, *flags]
+    if not deadlock and "-deadlock" not in tlc_flags:
+        tlc_flags.append("-deadlock")
+    return tlc_flags
 
 
 #: Tool output kept per run (characters): a spec that prints every state (``PrintT``) can write tens of
