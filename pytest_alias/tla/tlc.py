@@ -20,6 +20,18 @@ STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
 
 #: What a JVM prints when its heap is exhausted (TLC catches the error and prints the last one).
 OUT_OF_MEMORY_MARKERS = ("java.lang.OutOfMemoryError", "GC overhead limit exceeded", "Java ran out of memory")
+#: What TLC reports as the last line of an error message when it catches an OutOfMemoryError itself
+#: (the serial collector, which the quick server tier uses, has no GC-overhead limit to stop it first).
+_HEAP_SPACE = re.compile(r"^(Java heap space)[ \t]*\r?\n@!@!@ENDMSG", re.M)
+
+
+def out_of_memory_marker(output: str) -> str | None:
+    """The words in a run's output that say Java ran out of memory (None: it did not)."""
+    found = next((marker for marker in OUT_OF_MEMORY_MARKERS if marker in output), None)
+    if found is None:
+        heap = _HEAP_SPACE.search(output)
+        found = heap.group(1) if heap else None
+    return found
 
 _MESSAGE = re.compile(r"@!@!@STARTMSG (\d+):(\d+) @!@!@\n(.*?)@!@!@ENDMSG \1 @!@!@", re.S)
 
@@ -187,9 +199,8 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
     error_texts = "\n".join(m.text for m in errors)
     if timed_out:
         status, message = "timeout", "TLC ran past its time limit"
-    elif not (codes & (INVARIANT_VIOLATED | PROPERTY_VIOLATED)) and any(m in output for m in OUT_OF_MEMORY_MARKERS):
+    elif not (codes & (INVARIANT_VIOLATED | PROPERTY_VIOLATED)) and (marker := out_of_memory_marker(output)):
         # The heap cap, not the spec's meaning, ended the run: said as such (and never cached).
-        marker = next(m for m in OUT_OF_MEMORY_MARKERS if m in output)
         status, message = "out_of_memory", f"Java ran out of memory ({marker.removeprefix('java.lang.')})"
     elif exit_code == 0 and SUCCESS in codes and not errors:
         status, message = "ok", None
