@@ -99,6 +99,23 @@ def test_out_of_memory_run_is_not_cached(tmp_path: Path, monkeypatch: pytest.Mon
     assert not list((tmp_path / "runs").glob("*/*.json"))
 
 
+def test_tlcs_own_heap_space_report_is_out_of_memory_but_a_printed_line_is_not() -> None:
+    """Under the serial collector TLC catches the OutOfMemoryError itself and ends a message with
+    "Java heap space" (no java.lang.OutOfMemoryError, no GC-overhead words): still out of memory. A
+    spec that merely prints those words outside a message is not."""
+    from pytest_alias.tla.launcher import jvm_failed
+    from pytest_alias.tla.tlc import classify
+
+    caught = ("@!@!@STARTMSG 2147:1 @!@!@\nTLC was unable to fingerprint.\n\nFingerprint Stack Trace:\n"
+              "0) line 4, col 13 to line 4, col 43 of module Heap\n\nReason:\nJava heap space\n"
+              "@!@!@ENDMSG 2147 @!@!@\n")
+    result = classify(caught, 12, False, 3.9)
+    assert (result.status, result.message) == ("out_of_memory", "Java ran out of memory (Java heap space)")
+    assert jvm_failed(caught)
+    printed = "Java heap space\n@!@!@STARTMSG 2193:0 @!@!@\nModel checking completed.\n@!@!@ENDMSG 2193 @!@!@\n"
+    assert not jvm_failed(printed) and classify(printed, 12, False, 0.2).status != "out_of_memory"
+
+
 def test_an_unusable_cache_folder_warns_once_and_runs_uncached(tmp_path: Path) -> None:
     """A file where the cache folder should be (as a read-only or foreign folder would): one warning,
     a private temporary folder, and a correct verdict instead of a traceback."""
