@@ -297,8 +297,11 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # R's modules other than its main one may be staged under their own names: never G's.
     ref_helpers = frozenset(inputs.condition.module_map) - {inputs.condition.main}
     gen_modules = frozenset(inputs.gen_spec.modules) - ref_helpers
+    # Constant parts under which G has no initial state (a subset of ``broken``).
+    empty: set[tuple[tuple[str, str], ...]] = set()
     skipped = 0
     broken_skipped = 0
+    empty_skipped = 0
     # Mappings whose check the state graphs show must fail (see graphfilter): skipped once their
     # failure can no longer be the search's reason, so the verdict and reason stay those of TLC.
     graphs = GraphFilter(tools, inputs, timeout) if shortcuts.enabled() and len(mappings) >= MIN_MAPPINGS else None
@@ -317,6 +320,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 and (reverse_failure or own_failure or violation_failure) is not None):
             skipped += 1
             broken_skipped += 1
+            empty_skipped += mapping.constants in empty
             continue
         if (graphs is not None and first_failure is not None
                 and (graphs.dumped(mapping.constants) or (remaining[mapping.constants] >= 1
@@ -335,6 +339,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             reason = reverse_failure or own_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
+        forward_states: int | None = None
         if len(attempts) < MAX_ATTEMPTS_KEPT:
             attempts.append(attempt)
         run.append((mapping, attempt))
@@ -355,6 +360,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 check = build(safety=True)
                 result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
             attempt[direction] = result.status
+            if direction == "forward":
+                forward_states = result.distinct_states
             if why is not None:
                 failure = f"{direction} check failed under mapping {mapping.describe()}: {why}"
                 attempt["reason"] = failure
@@ -364,6 +371,11 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                     elif (broken is not None and result.status == "crash"
                           and shortcuts.own_state_error(result.output, prefix, ref_helpers, gen_modules)):
                         broken.add(mapping.constants)
+                elif broken is not None and attempt.get("forward") == "ok" and forward_states == 0:
+                    # G has no initial state under these constants (see the shortcuts module): each
+                    # forward check with them passes vacuously and each reverse check fails.
+                    broken.add(mapping.constants)
+                    empty.add(mapping.constants)
                 break
         if failure is None:
             details.update({"mappings_tried": tried - skipped - filtered, "mapping": mapping.to_dict()})
@@ -386,11 +398,15 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     if skipped:  # the verdict and reason are those of the whole search (see shortcuts.startup_failure)
         whys = [why for count, why in ((skipped - broken_skipped, "TLC stopped before evaluating any state under the "
                                                                   "same constant values"),
-                                       (broken_skipped, "TLC stopped on an error of the output's own formulas under "
-                                                        "the same constant values")) if count]
+                                       (broken_skipped - empty_skipped, "TLC stopped on an error of the output's own "
+                                                                        "formulas under the same constant values"),
+                                       (empty_skipped, "the output has no initial state under the same constant "
+                                                       "values")) if count]
         details["early_stop"] = {"skipped": skipped, "why": "; ".join(whys)}
-        if broken_skipped:
-            details["early_stop"]["own_error_skipped"] = broken_skipped
+        if broken_skipped - empty_skipped:
+            details["early_stop"]["own_error_skipped"] = broken_skipped - empty_skipped
+        if empty_skipped:
+            details["early_stop"]["no_initial_state_skipped"] = empty_skipped
     reason = reverse_failure or own_failure or violation_failure or first_failure or "no mapping passed"
     if len(mappings) > 1:
         reason = f"none of {len(mappings)} mappings passed; {reason}"

@@ -47,6 +47,8 @@ def outputs(task: Any) -> dict[str, str]:
         # EmptySmall builds a value TLC cannot evaluate: an error at a position inside the output.
         "own_runtime_error": reference.replace("    /\\ big' = big\n    /\\ last' = \"EmptySmall\"",
                                                "    /\\ big' = <<1, 2>>[big + 3]\n    /\\ last' = \"EmptySmall\""),
+        # No state satisfies Init: every forward check passes vacuously, every reverse check fails.
+        "no_initial_state": reference.replace("    /\\ big = 0\n", "    /\\ big = 0\n    /\\ big = SmallCap\n", 1),
     }
 
 
@@ -72,7 +74,7 @@ def graded(die_hard: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
 
 
 @pytest.mark.parametrize("kind", ["prose", "parse_error", "missing_cfg_name", "wrong_behavior", "equivalent_rewrite",
-                                  "copy", "startup_failure", "own_error", "own_runtime_error"])
+                                  "copy", "startup_failure", "own_error", "own_runtime_error", "no_initial_state"])
 def test_shortcuts_give_the_plain_verdicts(graded: dict[str, dict[str, Any]], kind: str) -> None:
     plain, fast = graded["off"][kind], graded["on"][kind]
     assert verdicts(fast) == verdicts(plain)
@@ -126,6 +128,23 @@ def test_an_own_error_ends_the_search_under_those_constants(graded: dict[str, di
     fast = graded["on"]["own_runtime_error"]["grades"]["behavior"]
     assert "out of domain" in plain["details"]["attempts"][0]["reason"]
     assert fast["details"]["early_stop"]["own_error_skipped"] == 5 and fast["details"]["mappings_tried"] == 2
+
+
+def test_an_output_with_no_initial_state_ends_the_search_under_those_constants(
+        graded: dict[str, dict[str, Any]]) -> None:
+    """G's Init has no state under some constants: each mapping with them passes forward vacuously and
+    fails in reverse, so once the first has settled the reason the others are skipped."""
+    plain = graded["off"]["no_initial_state"]["grades"]["behavior"]
+    fast = graded["on"]["no_initial_state"]["grades"]["behavior"]
+    assert not plain["passed"] and plain["reason"].startswith("none of 12 mappings passed; reverse check failed")
+    assert plain["details"]["attempts"][0]["forward"] == "ok"
+    assert plain["details"]["mappings_tried"] == 12 and "early_stop" not in plain["details"]
+    # Identity constants: one forward and one reverse run, 5 mappings skipped; swapped: the ASSUME stops 6.
+    assert fast["details"]["early_stop"]["no_initial_state_skipped"] == 5
+    assert "own_error_skipped" not in fast["details"]["early_stop"]
+    assert "no initial state" in fast["details"]["early_stop"]["why"]
+    assert fast["details"]["mappings_tried"] == 2
+    assert graded["on"]["no_initial_state"]["tlc_launches"] <= 4 < graded["off"]["no_initial_state"]["tlc_launches"]
 
 
 def test_the_same_module_is_graded_once(die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
