@@ -452,8 +452,8 @@ class ToolServer:
         self.tier = tier
         self._buffer = b""
         command = [
-            str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier], "-cp", str(class_dir), SERVER_CLASS,
-            str(toolchain.jar.path),
+            str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier], "-cp", str(class_dir),
+            SERVER_CLASS, str(toolchain.jar.path),
         ]
         # An empty folder of its own as the working directory: SANY and TLC resolve modules from the
         # current folder too, so a module lying where the user happens to run must never be found.
