@@ -290,18 +290,17 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # G explores the same states in the same order under every mapping with those constants, so each
     # such forward check stops on that error or on a violation before it. None can pass; once the reason
     # is settled by an earlier mapping (own error, violation or forward pass), none can change it either.
-    # Not where R's cfg constrains the states: its constraint reaches G through the variable mapping, so
-    # which states G explores depends on the mapping.
-    broken: set[tuple[tuple[str, str], ...]] | None = (
-        set() if stopped is not None and not (ref_cfg.constraints or ref_cfg.action_constraints) else None)
+    # The same holds where G's Init has no state under the constants: every forward check with them
+    # passes vacuously and every reverse check fails (see shortcuts). Each constant part maps to which
+    # of the two showed it ("own_error", "no_initial_state"). Not where R's cfg constrains the states:
+    # its constraint reaches G through the variable mapping, so which states G explores depends on it.
+    broken: dict[tuple[tuple[str, str], ...], str] | None = (
+        {} if stopped is not None and not (ref_cfg.constraints or ref_cfg.action_constraints) else None)
     # R's modules other than its main one may be staged under their own names: never G's.
     ref_helpers = frozenset(inputs.condition.module_map) - {inputs.condition.main}
     gen_modules = frozenset(inputs.gen_spec.modules) - ref_helpers
-    # Constant parts under which G has no initial state (a subset of ``broken``).
-    empty: set[tuple[tuple[str, str], ...]] = set()
     skipped = 0
-    broken_skipped = 0
-    empty_skipped = 0
+    broken_skipped: Counter[str] = Counter()  # mappings skipped per kind of ``broken``
     # Mappings whose check the state graphs show must fail (see graphfilter): skipped once their
     # failure can no longer be the search's reason, so the verdict and reason stay those of TLC.
     graphs = GraphFilter(tools, inputs, timeout) if shortcuts.enabled() and len(mappings) >= MIN_MAPPINGS else None
@@ -319,8 +318,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         if (broken is not None and mapping.constants in broken
                 and (reverse_failure or own_failure or violation_failure) is not None):
             skipped += 1
-            broken_skipped += 1
-            empty_skipped += mapping.constants in empty
+            broken_skipped[broken[mapping.constants]] += 1
             continue
         if (graphs is not None and first_failure is not None
                 and (graphs.dumped(mapping.constants) or (remaining[mapping.constants] >= 1
@@ -370,12 +368,9 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                         stopped.add(mapping.constants)
                     elif (broken is not None and result.status == "crash"
                           and shortcuts.own_state_error(result.output, prefix, ref_helpers, gen_modules)):
-                        broken.add(mapping.constants)
+                        broken[mapping.constants] = "own_error"
                 elif broken is not None and attempt.get("forward") == "ok" and forward_states == 0:
-                    # G has no initial state under these constants (see the shortcuts module): each
-                    # forward check with them passes vacuously and each reverse check fails.
-                    broken.add(mapping.constants)
-                    empty.add(mapping.constants)
+                    broken[mapping.constants] = "no_initial_state"
                 break
         if failure is None:
             details.update({"mappings_tried": tried - skipped - filtered, "mapping": mapping.to_dict()})
@@ -396,17 +391,13 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     if graphs is not None and (filtered or graphs.off or graphs.dumps):
         details["graph_filter"] = {"skipped": filtered, "graph_dumps": graphs.dumps, **({"off": graphs.off} if graphs.off else {})}
     if skipped:  # the verdict and reason are those of the whole search (see shortcuts.startup_failure)
-        whys = [why for count, why in ((skipped - broken_skipped, "TLC stopped before evaluating any state under the "
-                                                                  "same constant values"),
-                                       (broken_skipped - empty_skipped, "TLC stopped on an error of the output's own "
-                                                                        "formulas under the same constant values"),
-                                       (empty_skipped, "the output has no initial state under the same constant "
-                                                       "values")) if count]
+        counts = {"TLC stopped before evaluating any state": skipped - sum(broken_skipped.values()),
+                  "TLC stopped on an error of the output's own formulas": broken_skipped["own_error"],
+                  "the output has no initial state": broken_skipped["no_initial_state"]}
+        whys = [f"{why} under the same constant values" for why, count in counts.items() if count]
         details["early_stop"] = {"skipped": skipped, "why": "; ".join(whys)}
-        if broken_skipped - empty_skipped:
-            details["early_stop"]["own_error_skipped"] = broken_skipped - empty_skipped
-        if empty_skipped:
-            details["early_stop"]["no_initial_state_skipped"] = empty_skipped
+        for kind, count in sorted(broken_skipped.items()):
+            details["early_stop"][f"{kind}_skipped"] = count
     reason = reverse_failure or own_failure or violation_failure or first_failure or "no mapping passed"
     if len(mappings) > 1:
         reason = f"none of {len(mappings)} mappings passed; {reason}"
