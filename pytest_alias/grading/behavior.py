@@ -369,7 +369,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                     elif (broken is not None and result.status == "crash"
                           and shortcuts.own_state_error(result.output, prefix, ref_helpers, gen_modules)):
                         broken[mapping.constants] = "own_error"
-                elif broken is not None and attempt.get("forward") == "ok" and forward_states == 0:
+                elif direction == "reverse" and broken is not None and forward_states == 0:
                     broken[mapping.constants] = "no_initial_state"
                 break
         if failure is None:

@@ -9,10 +9,10 @@ The shortcuts, each verdict-preserving by construction:
 * ``early_stop``: the behavior grade's mapping search skips the mappings whose TLC check must fail the
   same way as one already tried: a start-up failure (see :func:`startup_failure`), an error of the
   output's own formulas (see :func:`own_state_error`), or an output with no initial state, under the
-  same constant values. (G's Init sees the constants, not the variable mapping: when TLC finds no
+  same constant values. G's Init sees the constants, not the variable mapping: when TLC finds no
   state satisfying it, no state does, so every forward check with those constants passes vacuously
-  and every reverse check fails on R's first state, where G's Init is false or cannot be evaluated.
-  The mapping that showed it has settled the reason: its forward check passed.);
+  and every reverse check fails on R's first state, where G's Init is false or cannot be evaluated;
+  the mapping that showed it has settled the reason, since its forward check passed;
 * ``graph_filter``: the mapping search skips mappings under which the reachable state graphs of R and
   G show that a check must fail, once that failure could no longer be the search's reason (see
   :mod:`.graphfilter`);
