@@ -20,8 +20,18 @@ So a mapping under which G's graph (dumped once per constant mapping, with the c
 checks give G) is not inside R's graph, or R's not inside G's, fails its TLC check: the search can
 skip it when its failure could not become the search's reason (see :func:`.behavior._search`). A
 filter only ever rejects, never passes a mapping: every pass is still TLC's. Where the graphs cannot
-stand for the checks (R's cfg has a CONSTRAINT, SYMMETRY or VIEW, which change what TLC explores; a
-graph that cannot be dumped within its limit; R over the graph limit), it says nothing.
+be had (a graph that cannot be dumped within its limit; R over the graph limit), it says nothing.
+
+Where R's cfg has a CONSTRAINT, SYMMETRY or VIEW, TLC does not explore the whole graph, so only the
+*initial states* are compared, from dumps of the initial states alone (no constraint, symmetry or
+view: every one of them). TLC checks an initial state against the invariants and R's Init (the
+implied-init part of R's formula) whether or not the constraint holds there (measured with TLC
+2.15), so under a CONSTRAINT alone every initial state is checked and the inclusions above decide.
+Under SYMMETRY or VIEW, TLC checks only the first initial state of each class it cannot tell apart,
+and the first one it generates is always new: so a forward check fails when *no* initial state of
+G, read under the mapping, is one of R's, and nothing is said when some are. When G has no initial
+state at all, the forward check passes vacuously and the reverse check fails on R's first state.
+Nothing is said from G's dump cut short by G's own error there, since TLC may never reach that error.
 """
 
 from __future__ import annotations
@@ -31,11 +41,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..tla.cache import content_key, files_digest
+from ..tla.cfg import Cfg, parse_cfg, render_cfg
 from ..tla.graph import StateGraph
 from ..tla.runner import TlaTools
-from .extended import ExtendedInputs, fallback_reason, gen_graph_spec, reference_dump_spec, reference_graph
+from ..tla.specfiles import SpecFiles
+from .extended import ExtendedInputs, gen_graph_spec, reference_dump_spec, reference_graph
 from .mapping import NameMapping
-from .refinement import subscript_covers
+from .refinement import subscript_covers, with_definitions
 
 #: Which check a mapping must fail: ``forward`` (so it also cannot reach the reverse check), ``forward_error``
 #: (forward: G's own run under these constants stops on an error, whatever the mapping) or ``reverse``.
@@ -79,20 +91,51 @@ class _Graphs:
 _REFERENCES: OrderedDict[str, tuple[_Graphs | None, str | None, float]] = OrderedDict()
 
 
-def _reference_graphs(tools: TlaTools, inputs: ExtendedInputs, timeout: float) -> tuple[_Graphs | None, str | None, float]:
-    """R's graph (or why none), and the seconds R's own TLC run took; the last few kept in the process."""
+def _reference_graphs(tools: TlaTools, inputs: ExtendedInputs, timeout: float,
+                      initial_only: bool) -> tuple[_Graphs | None, str | None, float]:
+    """R's graph, or its initial states alone (or why none), and the seconds R's own TLC run took;
+    the last few kept in the process."""
     spec = reference_dump_spec(inputs.condition, inputs.ref_cfg)
+    if initial_only:
+        init = _reference_init(inputs)
+        if init is None:
+            return None, "the reference's Init could not be read from its cfg", 0.0
+        spec = initial_states_spec(spec, inputs.condition.main, init, inputs.ref_decl.variables, inputs.prefix)
     key = content_key("graph-filter", jar=tools.toolchain.identity, main=spec.main, files=files_digest(spec.modules),
                       cfg=spec.cfg, timeout=timeout)
     if key in _REFERENCES:
         _REFERENCES.move_to_end(key)
         return _REFERENCES[key]
-    graph, why = reference_graph(tools, inputs.condition, inputs.ref_cfg, timeout)
-    seconds = tools.tlc(spec, deadlock=False, timeout=timeout).seconds if graph is not None else 0.0  # cached run
+    if initial_only:
+        result, dumped = tools.state_graph(spec, deadlock=False, timeout=timeout)
+        graph, why = (dumped, None) if result.ok and dumped is not None else (
+            None, f"the reference's initial states could not be dumped ({result.status})")
+        seconds = result.seconds
+    else:
+        graph, why = reference_graph(tools, inputs.condition, inputs.ref_cfg, timeout)
+        seconds = tools.tlc(spec, deadlock=False, timeout=timeout).seconds if graph is not None else 0.0  # cached
     _REFERENCES[key] = (_Graphs(graph) if graph is not None else None, why, seconds)
     while len(_REFERENCES) > KEPT_REFERENCES:
         _REFERENCES.popitem(last=False)
     return _REFERENCES[key]
+
+
+def _reference_init(inputs: ExtendedInputs) -> str | None:
+    """R's Init as a text of R's main module: from its spec formula, or the cfg's INIT name."""
+    if inputs.ref_cfg.specification is not None:
+        return inputs.ref_formula.init if inputs.ref_formula is not None else None
+    return inputs.ref_cfg.init
+
+
+def initial_states_spec(spec: SpecFiles, home: str, init: str, variables: tuple[str, ...], prefix: str) -> SpecFiles:
+    """``spec`` run for its initial states alone: ``init`` (a text of module ``home``) as INIT and a NEXT
+    that takes no step, without constraints, symmetry or view (so every initial state is dumped)."""
+    init_name, next_name = f"{prefix}InitOnly", f"{prefix}NoStep"
+    # A NEXT must be an action: FALSE alone is a constant, and TLC rejects it.
+    definitions = f"{init_name} =={init}\n{next_name} == FALSE /\\ UNCHANGED {variables[0]}\n"
+    modules = {**spec.modules, home: with_definitions(spec.modules[home], definitions)}
+    cfg = parse_cfg(spec.cfg or "").without("CONSTRAINT", "ACTION_CONSTRAINT", "SYMMETRY", "VIEW")
+    return SpecFiles(spec.main, modules, render_cfg(cfg.with_init_next(init_name, next_name)))
 
 
 class GraphFilter:
@@ -105,7 +148,12 @@ class GraphFilter:
         self._dump_limit = timeout
         self._gen: dict[tuple[tuple[str, str], ...], _Graphs | None] = {}
         #: Why the filter says nothing (None while it may): kept in the grade's details.
-        self.off: str | None = unusable(inputs)
+        self.off: str | None = None if inputs.ref_decl.variables else "the reference has no variables"
+        #: The cfg sections under which TLC explores one state per class (SYMMETRY, VIEW), or None.
+        self.reduced: str | None = reduction(inputs.ref_cfg)
+        #: Whether only initial states are compared (R's cfg has a CONSTRAINT, SYMMETRY or VIEW: TLC
+        #: does not explore the whole graph; see the module's docstring).
+        self.initial_only = self.reduced is not None or constrained(inputs.ref_cfg)
         self.dumps = 0
         self._checked = 0
         # A step that keeps a formula's subscript is a stutter for its [][N]_v, whatever else it
@@ -120,7 +168,7 @@ class GraphFilter:
     def _reference(self) -> _Graphs | None:
         if not self._ref_loaded:
             self._ref_loaded = True
-            self._ref, why, own = _reference_graphs(self.tools, self.inputs, self.timeout)
+            self._ref, why, own = _reference_graphs(self.tools, self.inputs, self.timeout, self.initial_only)
             if self._ref is None:
                 self.off = f"no graph of the reference: {why}"
                 return None
@@ -130,8 +178,12 @@ class GraphFilter:
     def _output(self, constants: tuple[tuple[str, str], ...]) -> _Graphs | None:
         if constants not in self._gen:
             self.dumps += 1
-            result, graph = self.tools.state_graph(gen_graph_spec(self.inputs, constants, ()), deadlock=False,
-                                                   timeout=self._dump_limit)
+            spec = gen_graph_spec(self.inputs, constants, ())
+            if self.initial_only:
+                inputs = self.inputs
+                spec = initial_states_spec(spec, inputs.gen_spec.main, inputs.formula.init, inputs.gen_decl.variables,
+                                           inputs.prefix) if inputs.gen_decl.variables else spec
+            result, graph = self.tools.state_graph(spec, deadlock=False, timeout=self._dump_limit)
             usable = graph is not None and (result.ok or result.status in OWN_ERRORS)
             self._gen[constants] = _Graphs(graph, partial=not result.ok) if usable and graph is not None else None
         return self._gen[constants]
@@ -165,6 +217,8 @@ class GraphFilter:
             return None
         ref_order = tuple(r for r, _ in mapping.variables)
         gen_order = tuple(g for _, g in mapping.variables)
+        if self.initial_only:
+            return by_initial_states(ref, gen, ref_order, gen_order, every=self.reduced is None)
         if set(ref_order) != set(ref.graph.variables) or set(gen_order) != set(gen.graph.variables):
             # The graphs carry variables the mapping does not cover: no comparison, but G's own error
             # still stops every check.
@@ -176,19 +230,35 @@ class GraphFilter:
         outside = not (gen_initial <= ref_initial and gen_steps <= ref_steps)
         if gen.partial:  # G's error stops the check: at a violation before it, or at that error
             return "forward" if outside else "forward_error"
-        if outside and self._forward:
+        # TLC checks every distinct initial state against R's Init, whatever R's subscript leaves free.
+        if (outside and self._forward) or not gen_initial <= ref_initial:
             return "forward"
         if not (ref_initial <= gen_initial and ref_steps <= gen_steps):
             return "reverse"
         return None
 
 
-def unusable(inputs: ExtendedInputs) -> str | None:
-    """Why the graphs cannot stand for the TLC checks on this reference (None: they can)."""
-    cfg = inputs.ref_cfg
-    why = fallback_reason(cfg)
-    if why is not None:
-        return why
-    if cfg.symmetry is not None or cfg.view is not None:
-        return "the reference's cfg uses SYMMETRY or VIEW (TLC explores fewer states than the graph has)"
-    return None
+def constrained(cfg: Cfg) -> bool:
+    """Whether R's cfg has a state or action CONSTRAINT (TLC then explores part of the graph)."""
+    return any(cfg.without(kind) != cfg for kind in ("CONSTRAINT", "ACTION_CONSTRAINT"))
+
+
+def reduction(cfg: Cfg) -> str | None:
+    """The cfg sections that make TLC explore one state per class (SYMMETRY, VIEW), or None."""
+    used = [name for name, value in (("SYMMETRY", cfg.symmetry), ("VIEW", cfg.view)) if value is not None]
+    return " and ".join(used) or None
+
+
+def by_initial_states(ref: _Graphs, gen: _Graphs, ref_order: tuple[str, ...], gen_order: tuple[str, ...], *,
+                      every: bool) -> Failing | None:
+    """The check that the initial states alone show must fail (see the module's docstring). ``every``:
+    TLC checks every initial state (no SYMMETRY or VIEW), else only the first of each class."""
+    if gen.partial or set(ref_order) != set(ref.graph.variables) or set(gen_order) != set(gen.graph.variables):
+        return None
+    ref_initial, _ = ref.under(ref_order)
+    gen_initial, _ = gen.under(gen_order)
+    if not gen_initial:
+        return "reverse" if ref_initial else None
+    if every:
+        return "forward" if not gen_initial <= ref_initial else "reverse" if not ref_initial <= gen_initial else None
+    return "forward" if gen_initial.isdisjoint(ref_initial) else None

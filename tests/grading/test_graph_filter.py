@@ -119,14 +119,116 @@ def test_a_subscript_that_leaves_a_variable_free_is_respected(tmp_path: Any, mon
     assert graphs.failing(identity) == "forward"
 
 
-def test_a_reference_with_symmetry_is_not_filtered(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """TLC explores fewer states under SYMMETRY than the graph has: the filter says nothing there."""
-    monkeypatch.setenv(shortcuts.ENV, "on")
-    task = Task("quad-sym", "four variables", {"Quad": QUAD.replace("====", "Sym == {}\n====")},
-                cfg="CONSTANT N = 2\nSPECIFICATION Spec\nINVARIANT TypeOK\nSYMMETRY Sym\n")
-    result = grade_behavior(OUTPUTS["wrong_behavior"], task.original(), TlaTools(cache_dir=tmp_path), timeout=60)
-    assert not result.passed
-    assert "SYMMETRY" in result.details["graph_filter"]["off"] and result.details["graph_filter"]["skipped"] == 0
+#: Four variables of four kinds over a symmetric set of processes: TLC explores one state per
+#: permutation class of P, so only the initial states can show that a mapping fails.
+SYM = """---- MODULE Sym ----
+EXTENDS Naturals, FiniteSets, TLC
+CONSTANT P
+VARIABLES held, count, flag, mode
+TypeOK == held \\subseteq P /\\ count \\in 0..2 /\\ flag \\in BOOLEAN /\\ mode \\in {"idle", "busy"}
+Init == held = {} /\\ count = 0 /\\ flag = FALSE /\\ mode = "idle"
+Take(p) == p \\notin held /\\ held' = held \\cup {p} /\\ count' = count + 1 /\\ UNCHANGED <<flag, mode>>
+Flip == count = 2 /\\ flag' = ~flag /\\ UNCHANGED <<held, count, mode>>
+Work == mode' = (IF mode = "idle" THEN "busy" ELSE "idle") /\\ UNCHANGED <<held, count, flag>>
+Next == (\\E p \\in P : Take(p)) \\/ Flip \\/ Work
+Spec == Init /\\ [][Next]_<<held, count, flag, mode>>
+Perms == Permutations(P)
+====
+"""
+SYM_TASK = Task("sym", "a symmetric set", {"Sym": SYM},
+                cfg="CONSTANT P = {p1, p2}\nSPECIFICATION Spec\nINVARIANT TypeOK\nSYMMETRY Perms\n")
+SYM_OUTPUTS = {
+    # Takes one process twice over: states R never reaches (the forward check finds a violation).
+    "wrong_behavior": SYM.replace("count' = count + 1", "count' = count + 2"),
+    # Never flips: every behavior of G is R's, but not the other way (the reverse check fails).
+    "fewer_behaviors": SYM.replace("Next == (\\E p \\in P : Take(p)) \\/ Flip \\/ Work",
+                                   "Next == (\\E p \\in P : Take(p)) \\/ Work"),
+}
+
+
+@pytest.mark.parametrize("kind", list(SYM_OUTPUTS))
+def test_under_symmetry_the_initial_states_skip_mappings_with_the_plain_verdict(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """TLC explores fewer states under SYMMETRY than the graph has, but checks its first initial
+    state: a mapping under which no initial state of G is one of R's fails all the same."""
+    results = {}
+    for way in ("off", "on"):
+        monkeypatch.setenv(shortcuts.ENV, way)
+        tools = TlaTools(cache_dir=tmp_path / way)
+        before = tools.launches["tlc"]
+        results[way] = (grade_behavior(SYM_OUTPUTS[kind], SYM_TASK.original(), tools, timeout=60), tools.launches["tlc"] - before)
+    (plain, plain_runs), (fast, fast_runs) = results["off"], results["on"]
+    assert not plain.passed and (fast.passed, fast.reason) == (plain.passed, plain.reason)
+    assert plain.details["mappings_tried"] == 24
+    # Every other variable mapping reads a value of another kind (a set as a number, ...) at once.
+    assert "off" not in fast.details["graph_filter"] and fast.details["graph_filter"]["skipped"] == 23
+    assert fast_runs <= plain_runs // 4
+
+
+def _graph(variables: tuple[str, ...], initial: list[tuple[int, ...]], steps: list[tuple[int, int]] = ()) -> Any:
+    from pytest_alias.grading.graphfilter import _Graphs
+    from pytest_alias.tla.graph import StateGraph
+
+    states = {i: dict(zip(variables, values)) for i, values in enumerate(initial)}
+    return _Graphs(StateGraph(variables, states, frozenset(states), frozenset(steps)))
+
+
+def test_the_initial_state_rules() -> None:
+    from pytest_alias.grading.graphfilter import by_initial_states
+
+    ref = _graph(("x", "y"), [(0, 1), (0, 2)])
+    order = ("x", "y")
+    for every in (True, False):
+        assert by_initial_states(ref, _graph(order, [(1, 0)]), order, order, every=every) == "forward"
+        # Read under another variable order, (1, 0) is R's (0, 1).
+        assert by_initial_states(ref, _graph(order, [(1, 0)]), order, ("y", "x"), every=every) != "forward"
+        # No initial state: the forward check passes vacuously, the reverse one fails.
+        assert by_initial_states(ref, _graph(order, []), order, order, every=every) == "reverse"
+    # One initial state of G is R's: TLC checks every one where nothing reduces the states...
+    assert by_initial_states(ref, _graph(order, [(1, 0), (0, 1)]), order, order, every=True) == "forward"
+    assert by_initial_states(ref, _graph(order, [(0, 1)]), order, order, every=True) == "reverse"
+    # ... but under SYMMETRY or VIEW it may check that one first and skip the others as seen.
+    assert by_initial_states(ref, _graph(order, [(1, 0), (0, 1)]), order, order, every=False) is None
+    assert by_initial_states(ref, _graph(order, [(0, 1)]), order, order, every=False) is None
+
+
+#: A bank with a state constraint: TLC explores part of the graph, but checks every initial state.
+BANK = """---- MODULE Bank ----
+EXTENDS Naturals, Sequences
+CONSTANT Accts, Initial
+VARIABLES bal, log, txn
+Init == bal = [a \\in Accts |-> Initial] /\\ log = <<>> /\\ txn = 0
+Move(a, b) == a # b /\\ bal[a] > 0 /\\ bal' = [bal EXCEPT ![a] = @ - 1, ![b] = @ + 1]
+              /\\ log' = Append(log, <<a, b>>) /\\ txn' = txn + 1
+Next == \\E a, b \\in Accts : Move(a, b)
+Spec == Init /\\ [][Next]_<<bal, log, txn>>
+Total == LET S[s \\in SUBSET Accts] == IF s = {} THEN 0 ELSE LET a == CHOOSE x \\in s : TRUE IN bal[a] + S[s \\ {a}]
+         IN S[Accts]
+Conserved == Total = 2 * Initial
+Bounded == txn < 3
+====
+"""
+BANK_TASK = Task("bank", "a constrained bank", {"Bank": BANK},
+                 cfg="CONSTANTS Accts = {a1, a2}\n          Initial = 1\nSPECIFICATION Spec\nINVARIANT Conserved\n"
+                     "CONSTRAINT Bounded\n")
+
+
+@pytest.mark.parametrize("kind", ["wrong_behavior", "fewer_behaviors"])
+def test_under_a_constraint_the_initial_states_skip_mappings_with_the_plain_verdict(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    output = {"wrong_behavior": BANK.replace("@ + 1, ![b]", "@ + 1, ![a]").replace("![b] = @ + 1", "![b] = @ + 2"),
+              "fewer_behaviors": BANK.replace("bal[a] > 0", "bal[a] > 1")}[kind]
+    results = {}
+    for way in ("off", "on"):
+        monkeypatch.setenv(shortcuts.ENV, way)
+        tools = TlaTools(cache_dir=tmp_path / way)
+        before = tools.launches["tlc"]
+        results[way] = (grade_behavior(output, BANK_TASK.original(), tools, timeout=60), tools.launches["tlc"] - before)
+    (plain, plain_runs), (fast, fast_runs) = results["off"], results["on"]
+    assert not plain.passed and (fast.passed, fast.reason) == (plain.passed, plain.reason)
+    assert fast.details.get("mapping") == plain.details.get("mapping")
+    assert "off" not in fast.details["graph_filter"] and fast.details["graph_filter"]["skipped"] >= 4
+    assert fast_runs < plain_runs
 
 
 def test_a_prediction_that_tlc_contradicts_turns_the_filter_off() -> None:
