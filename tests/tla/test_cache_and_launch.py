@@ -228,6 +228,28 @@ def test_a_check_longer_than_the_quick_tier_runs_again_on_the_full_tier(tmp_path
     assert tools.tlc(counter(CFG.replace("Max = 3", "Max = 4")), deadlock=False, timeout=120).distinct_states == 5
 
 
+def test_a_retired_server_is_replaced_in_the_background(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that has run its share of checks exits off the check's path, and its successor,
+    started in the background, takes the next check: same verdicts, one JVM start per retirement."""
+    from pytest_alias.tla import launcher as launch
+
+    monkeypatch.setattr(launch, "SERVER_MAX_RUNS", 2)
+    monkeypatch.setenv("ALIAS_SHORTCUTS", "off")  # one tier, so every check goes to the same servers
+    tools = TlaTools(cache_dir=tmp_path, launcher="server", use_cache=False)
+    if tools.launcher.kind != "server":
+        pytest.skip(f"no tool server here: {tools.launcher.note}")
+    runner = tools.launcher
+    counts = [tools.tlc(counter(CFG.replace("Max = 3", f"Max = {n}")), timeout=120).distinct_states for n in (1, 2)]
+    assert counts == [2, 3]
+    # The second check retired the first server; its successor was started without waiting for a check.
+    successor = runner._starting["full"].result(timeout=60)
+    assert successor.alive and successor.runs == 0 and runner.server_starts == 2
+    assert tools.tlc(counter(CFG), timeout=120).distinct_states == 4
+    assert successor.runs == 1 and runner._idle["full"] == [successor] and runner.server_starts == 2
+    runner.close()
+    assert not successor.alive
+
+
 def test_checks_expected_to_run_long_skip_the_quick_tier(tmp_path: Path) -> None:
     """A task whose reference check ran long sends its checks to the full tier at once; the hint comes
     from the cached reference check and never from running one."""
