@@ -26,7 +26,8 @@ Where R's cfg has a CONSTRAINT, SYMMETRY or VIEW, TLC does not explore the whole
 *initial states* are compared, from dumps of the initial states alone (no constraint, symmetry or
 view: every one of them). TLC checks an initial state against the invariants and R's Init (the
 implied-init part of R's formula) whether or not the constraint holds there (measured with TLC
-2.15; current TLC's source does the same), so under a CONSTRAINT alone every initial state is checked and the inclusions above decide.
+2.15; current TLC's source does the same), so under a CONSTRAINT alone every initial state is
+checked and the inclusions above decide.
 Under SYMMETRY or VIEW, TLC checks only the first initial state of each class it cannot tell apart,
 and the first one it generates is always new: so a forward check fails when *no* initial state of
 G, read under the mapping, is one of R's, and nothing is said when some are. When G has no initial
