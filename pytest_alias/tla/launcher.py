@@ -584,8 +584,9 @@ class Launcher:
             raise ToolchainError(f"ALIAS_LAUNCHER must be {', '.join(LAUNCHER_MODES)}, not {self.mode!r}")
         self._lock = threading.Lock()
         self._idle: dict[str, list[ToolServer]] = {tier: [] for tier in TIER_FLAGS}
-        #: Per tier, the server starting in the background to replace a retired one (see ``_retire``).
-        self._starting: dict[str, Future[ToolServer]] = {}
+        #: Per tier, the server starting in the background to replace a retired one (see ``_retire``),
+        #: with the process that started it (a forked child has no thread to finish it).
+        self._starting: dict[str, tuple[int, Future[ToolServer]]] = {}
         self._class_dir: Path | None = None
         #: Whether the start-up check (``TlaTools.check_drivable``) found this launcher can run the jar.
         self.drivable = False
@@ -610,9 +611,9 @@ class Launcher:
                 server = idle.pop()
                 if server.alive and server.owner_pid == os.getpid():
                     return server
-            starting = self._starting.pop(tier, None)
+            owner, starting = self._starting.pop(tier, (0, None))
         started = time.monotonic()
-        if starting is not None:
+        if starting is not None and owner == os.getpid():
             try:
                 server = starting.result()
             except (ServerDied, OSError):
@@ -653,7 +654,7 @@ class Launcher:
             if server.tier in self._starting or server.owner_pid != os.getpid():
                 return
             future: Future[ToolServer] = Future()
-            self._starting[server.tier] = future
+            self._starting[server.tier] = (os.getpid(), future)
 
         def start() -> None:
             try:
@@ -711,7 +712,8 @@ class Launcher:
             self._idle = {tier: [] for tier in TIER_FLAGS}
             starting, self._starting = list(self._starting.values()), {}
         # A server still starting is left to the janitor, which ends its process group at exit.
-        servers += [future.result() for future in starting if future.done() and future.exception() is None]
+        servers += [future.result() for owner, future in starting
+                    if owner == os.getpid() and future.done() and future.exception() is None]
         for server in servers:
             server.close()
 

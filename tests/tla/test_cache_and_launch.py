@@ -242,7 +242,9 @@ def test_a_retired_server_is_replaced_in_the_background(tmp_path: Path, monkeypa
     counts = [tools.tlc(counter(CFG.replace("Max = 3", f"Max = {n}")), timeout=120).distinct_states for n in (1, 2)]
     assert counts == [2, 3]
     # The second check retired the first server; its successor was started without waiting for a check.
-    successor = runner._starting["full"].result(timeout=60)
+    owner, starting = runner._starting["full"]
+    successor = starting.result(timeout=60)
+    assert owner == os.getpid()
     assert successor.alive and successor.runs == 0 and runner.server_starts == 2
     assert tools.tlc(counter(CFG), timeout=120).distinct_states == 4
     assert successor.runs == 1 and runner._idle["full"] == [successor] and runner.server_starts == 2
