@@ -154,7 +154,8 @@ class GraphFilter:
         self.reduced: str | None = reduction(inputs.ref_cfg)
         #: Whether only initial states are compared (R's cfg has a CONSTRAINT, SYMMETRY or VIEW: TLC
         #: does not explore the whole graph; see the module's docstring).
-        self.initial_only = self.reduced is not None or constrained(inputs.ref_cfg)
+        self.initial_only = (self.reduced is not None
+                             or bool(inputs.ref_cfg.constraints or inputs.ref_cfg.action_constraints))
         self.dumps = 0
         self._checked = 0
         # A step that keeps a formula's subscript is a stutter for its [][N]_v, whatever else it
@@ -179,11 +180,11 @@ class GraphFilter:
     def _output(self, constants: tuple[tuple[str, str], ...]) -> _Graphs | None:
         if constants not in self._gen:
             self.dumps += 1
-            spec = gen_graph_spec(self.inputs, constants, ())
-            if self.initial_only:
-                inputs = self.inputs
+            inputs = self.inputs
+            spec = gen_graph_spec(inputs, constants, ())
+            if self.initial_only and inputs.gen_decl.variables:
                 spec = initial_states_spec(spec, inputs.gen_spec.main, inputs.formula.init, inputs.gen_decl.variables,
-                                           inputs.prefix) if inputs.gen_decl.variables else spec
+                                           inputs.prefix)
             result, graph = self.tools.state_graph(spec, deadlock=False, timeout=self._dump_limit)
             usable = graph is not None and (result.ok or result.status in OWN_ERRORS)
             self._gen[constants] = _Graphs(graph, partial=not result.ok) if usable and graph is not None else None
@@ -237,11 +238,6 @@ class GraphFilter:
         if not (ref_initial <= gen_initial and ref_steps <= gen_steps):
             return "reverse"
         return None
-
-
-def constrained(cfg: Cfg) -> bool:
-    """Whether R's cfg has a state or action CONSTRAINT (TLC then explores part of the graph)."""
-    return any(cfg.without(kind) != cfg for kind in ("CONSTRAINT", "ACTION_CONSTRAINT"))
 
 
 def reduction(cfg: Cfg) -> str | None:
