@@ -2,7 +2,14 @@
 
     python benchmarks/bench_paper_scale.py [--suite builtin] [--tasks N | --task-ids ID,ID] [--quick]
                                            [--samples 5] [--timeout 300] [--workers 2] [--json OUT.json]
-                                           [--before CHECKOUT | --only-on]
+                                           [--before CHECKOUT | --only-on] [--max-runtime SECONDS]
+
+On ``--suite examples:PATH`` (a tlaplus/Examples clone), ``--max-runtime S`` keeps only the models
+whose manifest records an exhaustive run of at most S seconds (with ``--tasks``/``--task-ids``, only
+the chosen ones among them): every arm prepares its conditions (renaming, then SANY and TLC of both
+copies) and self-checks its references for the whole suite it is given, and a few of the clone's
+models run for minutes, so the workload and the arms use a scratch copy of the clone holding only
+those models.
 
 Workload: every chosen task with a cfg, in the original and random conditions, ``--samples`` samples each
 (the paper: 2 conditions × 5 samples), every grade (``--alias-grade=all``). Outputs are made from each
@@ -41,6 +48,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -52,6 +60,7 @@ from typing import Any
 from pytest_alias.grading.mutants import generate_mutants
 from pytest_alias.run.config import RunConfig
 from pytest_alias.run.workspace import Workspace
+from pytest_alias.tasks.suites import load_suite
 from pytest_alias.tla.cfg import parse_cfg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -127,6 +136,42 @@ def make_output(kind: str, condition: Any, rng: random.Random) -> str:
         lines = reference.splitlines(keepends=True)
         return "".join(lines[: max(1, int(len(lines) * 0.6))])
     return "I am not able to write this TLA+ specification, but here is an outline of the idea in prose."
+
+
+def _runtime_seconds(text: object) -> float | None:
+    """A manifest's ``HH:MM:SS`` runtime in seconds (None when it says nothing usable)."""
+    parts = str(text).split(":")
+    if len(parts) != 3 or not all(part.isdigit() for part in parts):
+        return None
+    hours, minutes, seconds = map(int, parts)
+    return float(hours * 3600 + minutes * 60 + seconds)
+
+
+def fast_examples(clone: Path, max_seconds: float, scratch: Path, models: set[str] | None = None) -> Path:
+    """A copy of the tlaplus/Examples ``clone`` under ``scratch`` whose manifests keep only the models
+    recorded as exhaustive runs of at most ``max_seconds`` (and, given ``models``, only those manifest
+    paths); spec folders left without a model are dropped."""
+    root = scratch / "examples"
+    kept = 0
+    for manifest_path in sorted((clone / "specifications").glob("*/manifest.json")):
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        for entry in manifest.get("modules") or []:
+            entry["models"] = [model for model in entry.get("models") or []
+                               if model.get("mode") == "exhaustive search"
+                               and (_runtime_seconds(model.get("runtime")) or float("inf")) <= max_seconds
+                               and (models is None or model.get("path") in models)]
+        if not any(entry["models"] for entry in manifest.get("modules") or []):
+            continue
+        target = root / "specifications" / manifest_path.parent.name
+        shutil.copytree(manifest_path.parent, target)
+        (target / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        kept += 1
+    if not kept:
+        raise SystemExit(f"{clone}: no model runs in {max_seconds:g} s or less")
+    for extra in ("LICENSE.md", "LICENSE"):
+        if (clone / extra).is_file():
+            shutil.copy2(clone / extra, root / extra)
+    return root
 
 
 def build_workload(workspace: Workspace, task_ids: list[str] | None, tasks: int | None, samples: int,
@@ -254,6 +299,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write every figure and row here")
     parser.add_argument("--only-on", action="store_true",
                         help="only the arm with the shortcuts on (to see how --workers scales; no comparison)")
+    parser.add_argument("--max-runtime", type=float, default=None,
+                        help="examples suites only: keep the models whose manifest runtime is at most this many seconds")
     parser.add_argument("--before", type=Path, default=None,
                         help="a checkout of earlier code (e.g. `git worktree add /tmp/before COMMIT`): a third arm "
                              "grades the same workload with it, for a before/after ratio in the same run")
@@ -263,6 +310,18 @@ def main() -> int:
     task_ids = args.task_ids.split(",") if args.task_ids else None
     with tempfile.TemporaryDirectory(prefix="alias-paper-scale-") as scratch:
         folder = Path(scratch)
+        if args.max_runtime is not None:
+            if not args.suite.startswith("examples:"):
+                parser.error("--max-runtime needs --suite examples:PATH")
+            clone = Path(args.suite.removeprefix("examples:"))
+            fast = fast_examples(clone, args.max_runtime, folder / "fast")
+            if args.tasks is not None or task_ids:
+                # Only the chosen models: the workload and every arm prepare (and self-check) no other.
+                usable = sorted((task for task in load_suite(f"examples:{fast}") if task.cfg is not None
+                                 and (not task_ids or task.id in task_ids)), key=lambda task: task.id)
+                wanted = {str(dict(task.extra)["model"]) for task in usable[:args.tasks]}
+                fast = fast_examples(clone, args.max_runtime, folder / "chosen", wanted)
+            args.suite = f"examples:{fast}"
         workspace = Workspace(RunConfig(suite=args.suite, samples=args.samples, cache_dir=folder / "build-cache"))
         lines, chosen = build_workload(workspace, task_ids, args.tasks, args.samples)
         replay = folder / "outputs.jsonl"

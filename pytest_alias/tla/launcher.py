@@ -1,10 +1,11 @@
 """Run SANY or TLC on the JVM: in a long-lived tool server, or in a fresh JVM per run.
 
 Launch cost dominates small checks: a fresh JVM costs ~0.7 s for a spec TLC explores in
-milliseconds. The tool server (``java/AliasToolServer.java``, built here with ``javac`` into the
-cache) stays up and runs each check in a fresh class loader, so TLC's static state starts clean.
-Where no ``javac`` exists the fresh-JVM path runs instead, sped up by a static AppCDS archive kept
-in the cache (``ALIAS_CDS=off`` disables it). ``ALIAS_LAUNCHER=fresh|server|auto`` forces a choice
+milliseconds. The tool server (``java/AliasToolServer.java``, its classes shipped with the package or
+built here with ``javac``: see :mod:`.server_classes`) stays up and runs each check in a fresh class
+loader, so TLC's static state starts clean. Where it has no classes (stale shipped ones and no
+``javac``) the fresh-JVM path runs instead, sped up by a static AppCDS archive kept in the cache
+(``ALIAS_CDS=off`` disables it). ``ALIAS_LAUNCHER=fresh|server|auto`` forces a choice
 (``auto`` is the default).
 
 Isolation is the same on both paths: every run has its own working directory and its own
@@ -37,6 +38,7 @@ from typing import Any, Callable, Literal
 from filelock import FileLock
 
 from ..switches import enabled as shortcuts_enabled
+from . import server_classes
 from .janitor import GRACE_SECONDS, janitor
 from .streams import Budgets, Kept, budgets, check_budgets, read_kept, size_of
 from .tlc import out_of_memory_marker
@@ -44,8 +46,7 @@ from .toolchain import Toolchain, ToolchainError
 
 Tool = Literal["sany", "tlc"]
 MAIN_CLASS = {"sany": "tla2sany.SANY", "tlc": "tlc2.TLC"}
-SERVER_SOURCE = Path(__file__).with_name("java") / "AliasToolServer.java"
-SERVER_CLASS = "AliasToolServer"
+SERVER_CLASS = server_classes.SERVER_CLASS
 #: Replace a server after this many runs: TLC 2.15 leaves each run's classes reachable (measured:
 #: +2.7 MB metaspace and +15 MB resident memory per run), so a server must not live forever.
 SERVER_MAX_RUNS = 25
@@ -369,36 +370,8 @@ def run_fresh(
 
 
 def build_server(toolchain: Toolchain, cache_root: Path) -> tuple[Path | None, str]:
-    """Compile the tool server into the cache (once per source and javac); returns (class dir, note)."""
-    javac = toolchain.java.javac()
-    if javac is None:
-        return None, "no javac found (fresh JVM per run)"
-    source = SERVER_SOURCE.read_bytes()
-    tag = hashlib.sha256(source + str(javac).encode()).hexdigest()[:24]
-    target = cache_root / "server" / tag
-    if (target / f"{SERVER_CLASS}.class").is_file():
-        return target, f"built with {javac}"
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=".build-"))
-    except OSError as exc:
-        return None, f"cache not writable ({exc})"
-    try:
-        proc = subprocess.run(
-            [str(javac), "--release", "11", "-nowarn", "-d", str(staging), str(SERVER_SOURCE)],
-            capture_output=True, text=True, timeout=120,
-        )
-        if proc.returncode != 0:
-            return None, f"javac failed: {(proc.stderr or proc.stdout).strip().splitlines()[:1]}"
-        try:
-            os.replace(staging, target)
-        except OSError:
-            pass  # another process finished first: its build is identical
-        return target, f"built with {javac}"
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return None, f"javac failed ({exc})"
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    """The tool server's classes (shipped, or compiled here: see :mod:`.server_classes`) and a note."""
+    return server_classes.build_server(toolchain.java.javac(), cache_root)
 
 
 #: JVM flags per server tier. The quick tier compiles with C1 only and skips verifying the jar's

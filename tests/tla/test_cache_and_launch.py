@@ -252,6 +252,36 @@ def test_a_retired_server_is_replaced_in_the_background(tmp_path: Path, monkeypa
     assert not successor.alive
 
 
+def test_checks_in_a_row_on_one_server_give_the_fresh_paths_verdicts(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check that follows a violation, a parse error or a deadlock on the same server starts from
+    fresh statics: the same verdicts, in the same order, as a fresh JVM per check."""
+    monkeypatch.setenv("ALIAS_SHORTCUTS", "off")  # one tier, so every check goes to the same server
+    broken = counter(CFG, COUNTER.replace("Small ==", "Small == n <"))
+    checks = [("tlc", counter(CFG + "INVARIANT Small\n"), False), ("sany", broken, False),
+              ("tlc", counter(CFG + "PROPERTY Reaches\n"), False), ("tlc", counter(CFG), True),
+              ("sany", counter(CFG), False), ("tlc", counter(CFG + "INVARIANT Small\n"), False)]
+
+    def verdicts(mode: str) -> tuple[list[object], TlaTools]:
+        tools = TlaTools(cache_dir=tmp_path / mode, use_cache=False, launcher=mode)
+        if mode == "server" and tools.launcher.kind != "server":
+            pytest.skip(f"no tool server here: {tools.launcher.note}")
+        seen: list[object] = []
+        for tool, spec, deadlock in checks:
+            if tool == "sany":
+                seen.append(tools.sany(spec).ok)
+            else:
+                result = tools.tlc(spec, deadlock=deadlock)
+                seen.append((result.status, result.distinct_states))
+        return seen, tools
+
+    on_server, tools = verdicts("server")
+    assert on_server == verdicts("fresh")[0]
+    assert on_server[:4] == [("invariant_violation", 3), False, ("ok", 4), ("deadlock", 4)]
+    assert [server.runs for server in tools.launcher._idle["full"]] == [len(checks)]  # all on one server
+    tools.launcher.close()
+
+
 def test_checks_expected_to_run_long_skip_the_quick_tier(tmp_path: Path) -> None:
     """A task whose reference check ran long sends its checks to the full tier at once; the hint comes
     from the cached reference check and never from running one."""

@@ -1,0 +1,39 @@
+"""The paper-scale benchmark's examples workload: only the models that run fast are kept."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS  # the repo's root conftest: ../shared/corpus/tlaplus-examples
+from pytest_alias.tasks.suites import load_suite
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_paper_scale import _runtime_seconds, fast_examples  # noqa: E402 - a script beside the package
+
+
+def test_manifest_runtimes_are_read_as_seconds() -> None:
+    assert _runtime_seconds("00:02:30") == 150.0
+    assert _runtime_seconds("01:00:01") == 3601.0
+    assert _runtime_seconds("unknown") is None and _runtime_seconds(None) is None
+
+
+def test_a_fast_copy_of_the_corpus_keeps_only_fast_exhaustive_models(tmp_path: Path) -> None:
+    if not CORPUS.is_dir():
+        pytest.skip("../shared/corpus/tlaplus-examples is not present")
+    copy = fast_examples(CORPUS, 1, tmp_path)
+    kept = [(manifest.parent.name, model) for manifest in (copy / "specifications").glob("*/manifest.json")
+            for entry in json.loads(manifest.read_text())["modules"] for model in entry["models"]]
+    assert kept, "the corpus has models recorded at one second"
+    assert all(model["mode"] == "exhaustive search" and _runtime_seconds(model["runtime"]) <= 1 for _, model in kept)
+    every = [model for manifest in (CORPUS / "specifications").glob("*/manifest.json")
+             for entry in json.loads(manifest.read_text())["modules"] for model in entry.get("models") or []]
+    assert len(kept) < len(every)  # slower and symbolic models were left out
+    tasks = load_suite(f"examples:{copy}")
+    assert tasks and len(tasks) <= len(kept)
+    assert {dict(task.extra)["runtime"] for task in tasks} <= {"00:00:01"}
+    with pytest.raises(SystemExit, match="no model runs"):
+        fast_examples(CORPUS, 0, tmp_path / "none")
