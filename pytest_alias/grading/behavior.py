@@ -41,6 +41,7 @@ from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import NameMapping, declared, paper_mappings
 from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
+from .assume_probe import AssumptionProbe
 from .graphfilter import MIN_MAPPINGS, GraphFilter
 from .guard import loaded_writer
 from . import shortcuts
@@ -310,11 +311,22 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # checked one mapping with those constants (a start-up failure ends them all, see early stop)
     # and while at least two mappings with them remain.
     remaining = Counter(m.constants for m in mappings)
+    # Constant parts under which one of G's own assumptions is not TRUE (see assume_probe): their forward
+    # checks stop at start-up, so once a violation has settled what such a failure could add to the
+    # reason, they are skipped. Probed when first needed, for the parts not yet tried.
+    probe = AssumptionProbe(tools, inputs, timeout) if stopped is not None else None
+    tried_parts: set[tuple[tuple[str, str], ...]] = set()
     for tried, mapping in enumerate(mappings, 1):
         remaining[mapping.constants] -= 1
         if stopped is not None and mapping.constants in stopped:
             skipped += 1
             continue
+        if probe is not None and violation_failure is not None and mapping.constants not in tried_parts:
+            upcoming = list(dict.fromkeys(m.constants for m in mappings[tried:] if m.constants not in tried_parts))
+            if probe.doomed(mapping.constants, upcoming):
+                skipped += 1
+                broken_skipped["assumption"] += 1
+                continue
         if (broken is not None and mapping.constants in broken
                 and (reverse_failure or own_failure or violation_failure) is not None):
             skipped += 1
@@ -336,6 +348,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             details.update({"mappings_tried": tried - 1 - skipped - filtered, "side": Side.GRADER})
             reason = reverse_failure or own_failure or violation_failure or first_failure or "no mapping was tried"
             return verdict(False, f"search ran out of its time budget; {reason}")
+        tried_parts.add(mapping.constants)
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
         forward_states: int | None = None
         if len(attempts) < MAX_ATTEMPTS_KEPT:
@@ -395,6 +408,9 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                   "TLC stopped on an error of the output's own formulas": broken_skipped["own_error"],
                   "the output has no initial state": broken_skipped["no_initial_state"]}
         whys = [f"{why} under the same constant values" for why, count in counts.items() if count]
+        if broken_skipped["assumption"]:
+            whys.append("an ASSUME of the output is not TRUE under the constant values (one TLC run evaluated "
+                        "them for every constant mapping)")
         details["early_stop"] = {"skipped": skipped, "why": "; ".join(whys)}
         for kind, count in sorted(broken_skipped.items()):
             details["early_stop"][f"{kind}_skipped"] = count

@@ -166,12 +166,13 @@ def render_value(value: Value) -> str:
     raise TypeError(f"not a cfg value: {value!r}")
 
 
-def _model_values_in(value: Value) -> Iterator[str]:
+def model_values_in(value: Value) -> Iterator[str]:
+    """The names of the model values in ``value``, nested ones included."""
     if isinstance(value, ModelValue):
         yield value.name
     elif isinstance(value, (SetValue, TupleValue)):
         for v in value.elements:
-            yield from _model_values_in(v)
+            yield from model_values_in(v)
 
 
 def _rename_value(value: Value, mapping: Mapping[str, str]) -> Value:
@@ -507,7 +508,7 @@ class Cfg:
         for e in self.constants:
             for v in (*e.params, e.parsed):
                 if v is not None:
-                    out.update((m, None) for m in _model_values_in(v))
+                    out.update((m, None) for m in model_values_in(v))
         return tuple(out)
 
     def module_names(self) -> tuple[str, ...]:

@@ -1,0 +1,104 @@
+"""The ASSUME probe of the mapping search: constant parts whose forward check must stop at start-up.
+
+Real SANY and TLC throughout: each output is graded with the shortcuts off, then on, each from its own
+cache; both must give the same verdict and reason, and every part the probe calls doomed must be one
+whose forward check the plain search saw stop before TLC evaluated any state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_alias.grading import assume_probe, behavior, shortcuts
+from pytest_alias.grading.assume_probe import assumption_conjuncts
+from pytest_alias.grading.behavior import grade_behavior
+from pytest_alias.tasks.model import Task
+from pytest_alias.tasks.suites import load_suite
+from pytest_alias.tla.runner import TlaTools
+
+#: Four constants of three kinds whose ASSUME holds under one assignment only: most of the 24 constant
+#: permutations make it FALSE, and many make TLC fail to evaluate it (SUBSET of a number, a set in Nat).
+QUORUM = """---- MODULE Quorum ----
+EXTENDS Naturals, FiniteSets
+CONSTANTS Nodes, Vals, Quorums, Max
+ASSUME /\\ Quorums \\subseteq SUBSET Nodes
+       /\\ Max \\in Nat
+VARIABLES chosen, votes
+Init == chosen = {} /\\ votes = [n \\in Nodes |-> {}]
+Next == \\E n \\in Nodes, v \\in Vals :
+          /\\ Cardinality(votes[n]) < Max
+          /\\ votes' = [votes EXCEPT ![n] = @ \\cup {v}]
+          /\\ chosen' = IF \\E q \\in Quorums : \\A m \\in q : v \\in votes'[m] THEN chosen \\cup {v} ELSE chosen
+Spec == Init /\\ [][Next]_<<chosen, votes>>
+TypeOK == chosen \\subseteq Vals
+====
+"""
+QUORUM_TASK = Task("quorum", "votes and quorums", {"Quorum": QUORUM},
+                   cfg="CONSTANTS\n  Nodes = {n1, n2, n3}\n  Vals = {v1, v2}\n  Quorums = {{n1, n2}, {n2, n3}, {n1, n3}}\n"
+                       "  Max = 1\nSPECIFICATION Spec\nINVARIANT TypeOK\n")
+#: A node may vote twice: states the reference never reaches, under every mapping.
+QUORUM_WRONG = QUORUM.replace("Cardinality(votes[n]) < Max", "Cardinality(votes[n]) < Max + 1")
+
+
+def test_conjuncts_are_split_and_keep_their_columns() -> None:
+    text = ("---- MODULE M ----\nCONSTANTS N, S\nASSUME /\\ N \\in Nat\n       /\\ S # {} /\\ (N > 0 /\\ Ok(S))\n"
+            "ASSUME Named == N < 5\nAXIOM N = 3\n---- MODULE Inner ----\nASSUME FALSE\n====\n====\n")
+    conjuncts = assumption_conjuncts(text)
+    assert [c.text.strip() for c in conjuncts] == ["N \\in Nat", "S # {}", "N > 0", "Ok(S)", "N < 5"]
+    assert conjuncts[0].text == "\n" + " " * 10 + "N \\in Nat"  # its column in the source
+    assert conjuncts[3].names == {"Ok", "S"}
+
+
+def _graded_both_ways(output: str, task: Task, tmp_path: Any,
+                      monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, int, int, set[Any]]:
+    """The output graded plainly and with the shortcuts; the TLC runs of each and the parts doomed."""
+    monkeypatch.setattr(behavior, "MAX_ATTEMPTS_KEPT", 1000)  # keep every mapping's statuses
+    doomed: set[Any] = set()
+    real = assume_probe.AssumptionProbe.doomed
+
+    def spy(self: Any, part: Any, upcoming: Any) -> bool:
+        found = real(self, part, upcoming)
+        if found:
+            doomed.add(part)
+        return found
+
+    monkeypatch.setattr(assume_probe.AssumptionProbe, "doomed", spy)
+    graded = []
+    for way in ("off", "on"):
+        monkeypatch.setenv(shortcuts.ENV, way)
+        tools = TlaTools(cache_dir=tmp_path / way)
+        graded.append((grade_behavior(output, task.original(), tools, timeout=60), tools.launches["tlc"]))
+    (plain, plain_runs), (short, short_runs) = graded
+    return plain, short, plain_runs, short_runs, doomed
+
+
+def _assert_doomed_parts_stop_at_start_up(plain: Any, doomed: set[Any]) -> None:
+    statuses = {}
+    for attempt in plain.details["attempts"]:
+        part = tuple(attempt["mapping"]["constants"].items())  # as NameMapping.to_dict wrote it
+        statuses.setdefault(part, set()).add(attempt.get("forward"))
+    assert doomed and doomed <= set(statuses)
+    for part in doomed:  # the plain search's forward checks under a doomed part all stopped at start-up
+        assert statuses[part] <= {"assumption_failure", "crash"}, (part, statuses[part])
+
+
+def test_doomed_parts_are_skipped_with_the_plain_verdict(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain, short, plain_runs, short_runs, doomed = _graded_both_ways(QUORUM_WRONG, QUORUM_TASK, tmp_path, monkeypatch)
+    assert not plain.passed and (short.passed, short.reason) == (plain.passed, plain.reason)
+    _assert_doomed_parts_stop_at_start_up(plain, doomed)
+    assert short.details["early_stop"]["assumption_skipped"] >= len(doomed) > 10
+    assert short_runs < plain_runs / 2, (short_runs, plain_runs)
+
+
+def test_a_builtin_task_with_an_assume_over_several_constants(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """kv-store: ``NoVal \\notin Vals /\\ MaxLog \\in Nat /\\ MaxLog > 0`` over four constants."""
+    task = next(t for t in load_suite("builtin") if t.id == "kv-store")
+    reference = task.original().module_map[task.original().main]
+    wrong = reference.replace("IF Len(log) = MaxLog", "IF Len(log) = MaxLog + 1")
+    assert wrong != reference
+    plain, short, plain_runs, short_runs, doomed = _graded_both_ways(wrong, task, tmp_path, monkeypatch)
+    assert not plain.passed and (short.passed, short.reason) == (plain.passed, plain.reason)
+    _assert_doomed_parts_stop_at_start_up(plain, doomed)
+    assert short_runs < plain_runs
