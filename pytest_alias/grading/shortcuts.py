@@ -12,7 +12,9 @@ The shortcuts, each verdict-preserving by construction:
   same constant values. G's Init sees the constants, not the variable mapping: when TLC finds no
   state satisfying it, no state does, so every forward check with those constants passes vacuously
   and every reverse check fails on R's first state, where G's Init is false or cannot be evaluated;
-  the mapping that showed it has settled the reason, since its forward check passed;
+  the mapping that showed it has settled the reason, since its forward check passed; and mappings
+  whose constant values make one of G's own ASSUMEs not TRUE, found without their checks by
+  :mod:`.assume_probe`, once a violation has settled the reason;
 * ``graph_filter``: the mapping search skips mappings under which the reachable state graphs of R and
   G show that a check must fail, once that failure could no longer be the search's reason (see
   :mod:`.graphfilter`);
