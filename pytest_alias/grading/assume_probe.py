@@ -21,6 +21,7 @@ add failures).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -135,20 +136,31 @@ class AssumptionProbe:
     def __init__(self, tools: TlaTools, inputs: ExtendedInputs, timeout: float) -> None:
         self.tools, self.inputs, self.timeout = tools, inputs, timeout
         self.runs = 0
-        gen = inputs.gen_spec
-        self._conjuncts = assumption_conjuncts(gen.modules[gen.main]) if inputs.gen_decl.variables else []
-        defined = {d.name for text in gen.modules.values() for d in parse_module(text).definitions}
-        constants = set(inputs.gen_decl.constants)
-        # The constants each conjunct depends on: those it names, or all where it names a definition of
-        # G's modules or reaches into an instance (``I!Op``).
-        self._depends = [sorted(constants if c.names & defined or "!" in c.text else c.names & constants)
-                         for c in self._conjuncts]
-        p = inputs.prefix
-        definitions = "".join(f"{p}Assume{i} =={c.text}\n" for i, c in enumerate(self._conjuncts))
-        self._modules = {**gen.modules, gen.main: with_definitions(gen.modules[gen.main], definitions)}
         #: Per part: its evaluations, the values to instantiate G with, the model values used (None: not probed).
         self._parts: dict[Part, tuple[list[Unit], dict[str, str], set[str]] | None] = {}
         self._results: dict[Unit, bool] = {}  # an evaluation → whether it was TRUE
+
+    @functools.cached_property
+    def _conjuncts(self) -> list[Conjunct]:
+        """G's assumption conjuncts (read when the search first asks: most searches never do)."""
+        gen = self.inputs.gen_spec
+        return assumption_conjuncts(gen.modules[gen.main]) if self.inputs.gen_decl.variables else []
+
+    @functools.cached_property
+    def _depends(self) -> list[list[str]]:
+        """The constants each conjunct depends on: those it names, or all where it names a definition of
+        G's modules or reaches into an instance (``I!Op``)."""
+        defined = {d.name for text in self.inputs.gen_spec.modules.values() for d in parse_module(text).definitions}
+        constants = set(self.inputs.gen_decl.constants)
+        return [sorted(constants if c.names & defined or "!" in c.text else c.names & constants)
+                for c in self._conjuncts]
+
+    @functools.cached_property
+    def _modules(self) -> dict[str, str]:
+        """G's modules with each conjunct defined in its main module (``<prefix>Assume<i>``)."""
+        gen, p = self.inputs.gen_spec, self.inputs.prefix
+        definitions = "".join(f"{p}Assume{i} =={c.text}\n" for i, c in enumerate(self._conjuncts))
+        return {**gen.modules, gen.main: with_definitions(gen.modules[gen.main], definitions)}
 
     def doomed(self, part: Part, upcoming: Sequence[Part]) -> bool:
         """Whether ``part``'s forward check must stop at start-up; ``upcoming``: the parts the search
