@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import time
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -44,6 +45,9 @@ Unit = tuple[int, tuple[tuple[str, str], ...]]
 _TAG = "AliasAssumeProbe"
 #: The probe runs at most this often for one output (each failed evaluation starts it again).
 MAX_PROBE_RUNS = 8
+#: One probe run's time limit: it evaluates constant formulas only, and one that runs long (a large
+#: SUBSET) must not eat the search's budget; a run stopped by it teaches nothing, so says nothing.
+PROBE_SECONDS = 30.0
 #: TLC's message when evaluating an assumption fails: which line of which module.
 _FAILED = re.compile(r"Evaluating assumption line (\d+), col \d+ to line \d+, col \d+ of module (\w+) failed")
 
@@ -133,8 +137,8 @@ class AssumptionProbe:
     module's docstring). Probes lazily: a run evaluates the part asked about first, then what the
     parts the search may ask about next still need, up to the first evaluation that fails."""
 
-    def __init__(self, tools: TlaTools, inputs: ExtendedInputs, timeout: float) -> None:
-        self.tools, self.inputs, self.timeout = tools, inputs, timeout
+    def __init__(self, tools: TlaTools, inputs: ExtendedInputs, timeout: float, deadline: float) -> None:
+        self.tools, self.inputs, self.timeout, self.deadline = tools, inputs, timeout, deadline
         self.runs = 0
         #: Per part: its evaluations, the values to instantiate G with, the model values used (None: not probed).
         self._parts: dict[Part, tuple[list[Unit], dict[str, str], set[str]] | None] = {}
@@ -213,8 +217,8 @@ class AssumptionProbe:
         p = self.inputs.prefix
         cfg = "".join(f"CONSTANT {value} = {value}\n" for value in sorted(model_values))
         cfg += f"INIT {p}ProbeInit\nNEXT {p}ProbeNext\n"
-        result = self.tools.tlc(SpecFiles(module, {**self._modules, module: text}, cfg), deadlock=False,
-                                timeout=self.timeout)
+        limit = min(self.timeout, PROBE_SECONDS, max(1.0, self.deadline - time.perf_counter()))
+        result = self.tools.tlc(SpecFiles(module, {**self._modules, module: text}, cfg), deadlock=False, timeout=limit)
         printed = _printed(result.output)
         if printed is None:
             return False

@@ -314,7 +314,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # Constant parts under which one of G's own assumptions is not TRUE (see assume_probe): their forward
     # checks stop at start-up, so once a violation has settled what such a failure could add to the
     # reason, they are skipped. Probed when first needed, for the parts not yet tried.
-    probe = AssumptionProbe(tools, inputs, timeout) if stopped is not None else None
+    probe = AssumptionProbe(tools, inputs, timeout, deadline) if stopped is not None else None
     tried_parts: set[tuple[tuple[str, str], ...]] = set()
     for tried, mapping in enumerate(mappings, 1):
         remaining[mapping.constants] -= 1
