@@ -151,7 +151,11 @@ def terminal_signals() -> None:
 def _busy_tlc_staged(folder: Path) -> bool:
     """Whether a TLC run of :data:`BUSY` is staged under ``folder``'s temporary folder (a module with
     BUSY's Init beside a cfg: SANY stages no cfg)."""
-    for cfg in (folder / "tmp").rglob("*.cfg"):
+    try:
+        cfgs = list((folder / "tmp").rglob("*.cfg"))
+    except OSError:  # a staging folder went away while it was listed: look again at the next poll
+        return False
+    for cfg in cfgs:
         module = cfg.with_suffix(".tla")
         try:
             if module.is_file() and "1..30000" in module.read_text(errors="replace"):
