@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass
 from typing import Sequence
 
+from tree_sitter import Node
+
 from ..tla.cfg import ModelValue, SetValue, Value, model_values_in, render_value
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
@@ -68,9 +70,9 @@ def assumption_conjuncts(text: str) -> list[Conjunct]:
     modules = [node for node in parse_tree(source).root_node.children if node.type == "module"]
     found: list[Conjunct] = []
 
-    def split(node: object) -> None:
-        kind = node.type  # type: ignore[attr-defined]
-        named = node.named_children  # type: ignore[attr-defined]
+    def split(node: Node) -> None:
+        kind = node.type
+        named = node.named_children
         if kind == "conj_list":
             for item in named:
                 split(item.named_children[-1])
@@ -80,8 +82,8 @@ def assumption_conjuncts(text: str) -> list[Conjunct]:
         elif kind == "parentheses" and len(named) == 1:
             split(named[0])
         else:
-            column = node.start_point[1]  # type: ignore[attr-defined]
-            body = source[node.start_byte:node.end_byte].decode("utf-8")  # type: ignore[attr-defined]
+            column = node.start_point[1]
+            body = source[node.start_byte:node.end_byte].decode("utf-8")
             found.append(Conjunct("\n" + " " * column + body, frozenset(_names(node))))
 
     for node in modules[0].children if modules else ():
@@ -91,15 +93,15 @@ def assumption_conjuncts(text: str) -> list[Conjunct]:
     return found
 
 
-def _names(node: object) -> set[str]:
+def _names(node: Node) -> set[str]:
     """The identifiers a formula names (``identifier_ref`` nodes, at any depth)."""
     names: set[str] = set()
     pending = [node]
     while pending:
         current = pending.pop()
-        if current.type == "identifier_ref":  # type: ignore[attr-defined]
-            names.add(current.text.decode("utf-8"))  # type: ignore[attr-defined]
-        pending.extend(current.named_children)  # type: ignore[attr-defined]
+        if current.type == "identifier_ref":
+            names.add((current.text or b"").decode("utf-8"))
+        pending.extend(current.named_children)
     return names
 
 
