@@ -249,6 +249,8 @@ def figures(arm: dict[str, Any]) -> dict[str, Any]:
         hits["decided by parse (cascade)"] += "decided_by" in details
         hits["early stops"] += "early_stop" in details
         hits["mappings skipped by the graphs"] += (details.get("graph_filter") or {}).get("skipped", 0)
+        hits["refinement checks decided by the graphs"] += sum(len(attempt.get("by_graphs", ()))
+                                                               for attempt in details.get("attempts") or ())
     minutes = arm["wall_s"] / 60
     slowest = sorted(records, key=lambda r: -r["timings"]["grading_s"])[:10]
     grade_seconds = sum(per_grade.values())

@@ -43,10 +43,11 @@ from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
 from .assume_probe import AssumptionProbe
 from .graphfilter import MIN_MAPPINGS, GraphFilter
+from .graphpass import graph_sides
 from .guard import loaded_writer
 from . import shortcuts
 from .parse_grade import sany_reason, staged_output
-from .refinement import (Check, explain_check, fairness_fallback, forward_check, renamed_module, reverse_check,
+from .refinement import (Check, SpecFormula, explain_check, fairness_fallback, forward_check, renamed_module, reverse_check,
                          short_hash, spec_formula, unconstrained_variables)
 from .result import Evidence, GradeResult
 
@@ -245,6 +246,12 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     return _labels_last_resort(tools, inputs, result.reason or "no mapping passed", timeout, details, verdict)
 
 
+def _fairness_unchecked(details: Evidence, formula: SpecFormula) -> None:
+    """Say that a pass left the output's fairness unchecked (the paper's reverse check tests safety only)."""
+    add_leniency(details, "fairness", f"the output's fairness in {formula.name} was not checked "
+                                      "(the paper's reverse check tests its safety formula only)")
+
+
 def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, timeout: float,
                         details: Evidence, verdict: Callable[[bool, str | None], GradeResult]) -> GradeResult:
     """Appendix I after the paper search failed on a reference with control labels: compare the two
@@ -355,7 +362,15 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             attempts.append(attempt)
         run.append((mapping, attempt))
         failure: str | None = None
+        # The identity mapping's checks that the state graphs already decide (see graphpass).
+        sides = graph_sides(tools, inputs, mapping, timeout, fairness=fairness) if tried == 1 else None
         for direction in ("forward", "reverse"):
+            if sides is not None and sides.decides(direction):
+                attempt[direction] = "ok"
+                attempt.setdefault("by_graphs", []).append(direction)
+                if direction == "forward":
+                    forward_states = sides.output_states
+                continue
             def build(safety: bool = False) -> Check:
                 if direction == "forward":
                     return forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix,
@@ -390,8 +405,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             if attempt.get("fairness_unchecked"):  # a fairness TLC cannot evaluate as a property
                 details["fairness_unchecked"] = attempt["fairness_unchecked"]
             if formula.fair and not fairness:
-                add_leniency(details, "fairness", f"the output's fairness in {formula.name} was not checked "
-                                                  "(the paper's reverse check tests its safety formula only)")
+                _fairness_unchecked(details, formula)
             return verdict(True, None)
         if first_failure is None and attempt.get("forward") == "crash" and own_error(attempt.get("reason", "")):
             own_failure = failure

@@ -197,6 +197,7 @@ class Workspace:
         """Grade ``generation``'s text for ``case`` with the run's grades and return its record."""
         from ..evaluate import evaluate
         from ..generation import generation_fields
+        from ..grading.graphpass import reference_self_checked
 
         coverage = self.check_references([case.task.id]) if self.needs_coverage() else None
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
@@ -204,7 +205,11 @@ class Workspace:
         timeout = self.tlc_limit(case.task)
         # The reference's own check (cached when the condition was verified) says how long this task's
         # checks run, which picks the tool server's tier; never part of a verdict.
-        with self.tools.expecting(self._expected_seconds(case.condition, timeout)):
+        # A reference that passed its paper-mode self-check lets the behavior grade read a pass off the
+        # state graphs (grading.graphpass); never otherwise.
+        self_checked = (coverage is not None and coverage.mode == "paper" and case.task.id in coverage.checked
+                        and case.task.id not in coverage.not_gradeable)
+        with self.tools.expecting(self._expected_seconds(case.condition, timeout)), reference_self_checked(self_checked):
             record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
                               mode=self.config.mode, generation=generation_fields(generation),
                               not_gradeable=not_gradeable)

@@ -26,7 +26,7 @@ from .launcher import (EXPECTED_SECONDS, Launcher, ToolRun, ToolRunError, enviro
 from .library import needed_library
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
-from .streams import MB, budgets
+from .streams import MB, budgets, graph_cap
 from .tlc import TlcResult, classify
 from .toolchain import Toolchain, ToolchainError, find_toolchain
 
@@ -37,6 +37,8 @@ PINNED_FLAGS = ("-fp", "0", "-seed", "0")
 #: Default largest ``-dump dot`` file (about 500,000 small states); the budget in force is
 #: ``ALIAS_GRAPH_LIMIT_MB`` (see :mod:`.streams`), held while TLC runs.
 MAX_DOT_BYTES = 64 * 1024 * 1024
+#: Graphs :meth:`TlaTools.kept_graph` keeps parsed per process (a task's reference graph serves all its outputs).
+KEPT_GRAPHS = 16
 
 
 def over_budget_message(exceeded: str, tool: str = "TLC") -> str:
@@ -91,6 +93,8 @@ class TlaTools:
         self.launches: collections.Counter[str] = collections.Counter()
         #: Seconds those runs took, by tool (JVM start-up included where a run started a JVM).
         self.tool_seconds: collections.defaultdict[str, float] = collections.defaultdict(float)
+        #: State graphs read from cached dumps (see :meth:`kept_graph`), oldest first.
+        self._graphs: dict[str, StateGraph] = {}
 
     @functools.cached_property
     def launcher(self) -> Launcher:
@@ -214,14 +218,51 @@ class TlaTools:
     def cached_tlc_seconds(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT) -> float | None:
         """The seconds a cached plain TLC check of ``spec`` (its cfg, one worker, deadlock checked) took,
         or None when none is cached; never runs TLC."""
+        entry = self._cached_plain_check(spec, timeout, dump_graph=False)
+        return float(entry["seconds"]) if entry is not None else None
+
+    def _cached_plain_check(self, spec: SpecFiles, timeout: float, *, dump_graph: bool) -> dict[str, Any] | None:
+        """The cache entry of a plain check of ``spec`` (its cfg, one worker, deadlock checked), or None."""
         if spec.cfg is None:
             return None
         try:
             cfg_text, cfg_flags = prepare_cfg(spec.cfg, self.toolchain.jar.cfg_keywords)
         except (UnsupportedKeyword, CfgError):
             return None
-        entry = self._cached(self._tlc_key(spec, cfg_text, _tlc_flags(1, cfg_flags, (), True), False, timeout))
-        return float(entry["seconds"]) if entry is not None else None
+        return self._cached(self._tlc_key(spec, cfg_text, _tlc_flags(1, cfg_flags, (), True), dump_graph, timeout))
+
+    def check_keeping_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT,
+                            cap: int) -> TlcResult:
+        """:meth:`tlc`'s verdict on ``spec`` (its cfg, one worker, deadlock checked), with the state
+        graph dumped on the side and cached with it (see :meth:`kept_graph`) when the dump stays
+        within ``cap`` bytes. The verdict never depends on the dump: a run its cap stops runs again
+        without one."""
+        with graph_cap(cap):
+            result, _ = self._tlc(spec, workers=1, deadlock=True, timeout=timeout, dump_graph=True, flags=())
+        if result.status == "too_large":  # the cap (or the output budget, which a plain run meets again)
+            return self.tlc(spec, timeout=timeout)
+        return result
+
+    def kept_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT,
+                   cap: int) -> tuple[TlcResult, StateGraph] | None:
+        """The verdict and complete state graph of a cached :meth:`check_keeping_graph` run of ``spec``
+        that ended without error, or None; never runs TLC. Graphs read once are kept per process."""
+        with graph_cap(cap):
+            entry = self._cached_plain_check(spec, timeout, dump_graph=True)
+        if entry is None or not entry.get("dot") or entry.get("exceeded"):
+            return None
+        result = classify(entry["output"], entry["exit_code"], False, entry["seconds"], launcher=entry["launcher"],
+                          cached=True)
+        if not result.ok:
+            return None
+        key = content_key("kept-graph", dot=files_digest({"dot": entry["dot"]}))
+        graph = self._graphs.get(key)
+        if graph is None:
+            graph = parse_dot(entry["dot"])
+            if len(self._graphs) >= KEPT_GRAPHS:
+                self._graphs.pop(next(iter(self._graphs)))
+            self._graphs[key] = graph
+        return result, graph
 
     def _tlc_key(self, spec: SpecFiles, cfg_text: str, tlc_flags: Sequence[str], dump_graph: bool,
                  timeout: float) -> str:

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 __all__ = ["Budgets", "DEFAULT_GRAPH_MB", "DEFAULT_OUTPUT_MB", "KEPT_HEAD_BYTES", "KEPT_TAIL_BYTES", "Kept",
-           "budgets", "check_budgets", "read_kept", "size_of"]
+           "budgets", "check_budgets", "graph_cap", "read_kept", "size_of"]
 
 DEFAULT_OUTPUT_MB = 64
 DEFAULT_GRAPH_MB = 64
@@ -55,9 +58,28 @@ def _megabytes(variable: str, default: int) -> int:
     return int(raw)
 
 
+#: A tighter dump budget for the runs started in a context (see :func:`graph_cap`); None: the setting.
+_GRAPH_CAP: ContextVar[int | None] = ContextVar("alias_graph_cap", default=None)
+
+
 def budgets() -> Budgets:
     """The budgets in force (``ValueError`` for a setting that is not a positive whole number)."""
-    return Budgets(_megabytes(OUTPUT_VARIABLE, DEFAULT_OUTPUT_MB) * MB, _megabytes(GRAPH_VARIABLE, DEFAULT_GRAPH_MB) * MB)
+    graph = _megabytes(GRAPH_VARIABLE, DEFAULT_GRAPH_MB) * MB
+    cap = _GRAPH_CAP.get()
+    return Budgets(_megabytes(OUTPUT_VARIABLE, DEFAULT_OUTPUT_MB) * MB, graph if cap is None else min(graph, cap))
+
+
+@contextmanager
+def graph_cap(limit: int) -> Iterator[None]:
+    """Hold the state-graph dumps of the runs started here to ``limit`` bytes (never above the setting).
+
+    For a dump taken on the side of a check whose verdict must not depend on it: the caller reruns
+    the check without the dump when the cap stops it."""
+    token = _GRAPH_CAP.set(limit)
+    try:
+        yield
+    finally:
+        _GRAPH_CAP.reset(token)
 
 
 def check_budgets() -> str | None:

@@ -1,0 +1,134 @@
+"""Refinement checks of the identity mapping read off state graphs TLC has already drawn (a shortcut).
+
+An output G that declares exactly the reference R's variables and constants meets the paper's
+search with the identity mapping first. The check that verified R with its cfg and the name grade's
+check of G with the same cfg keep their reachable state graphs on the side (see
+:mod:`~pytest_alias.tla.sidegraph`). When both checks passed, the graphs decide a check that would
+pass, so TLC need not run it:
+
+* forward, when every initial state of G is one of R and every step of G between distinct states is
+  one of R: G's behaviors are behaviors of R, so R's spec formula holds on them, and so do R's cfg
+  invariants and properties, which R's own check found true on every behavior of R's graph. This
+  needs behaviors shaped by Init and Next alone: R's formula has no fairness (else the forward check
+  tests it on G's behaviors, which a graph cannot tell);
+* reverse, when every initial state and every step between distinct states of R is one of G: R's
+  behaviors satisfy G's safety formula (what the paper's reverse check tests; not where the search
+  also tests G's fairness), and where G uses none of TLC's stateful operators (``TLCGet``,
+  ``RandomElement``…), whose values TLC's check need not find again.
+
+Either way R's cfg must pass :func:`~pytest_alias.tla.sidegraph.graphs_decide` (no constraint,
+symmetry, view or alias, ordinary constant values: with ``<-`` the name check would use G's
+definition where the refinement checks use R's value), and the workspace must say that R passed its
+self-check (:data:`REFERENCE_SELF_CHECKED`: the refinement checks can be built for R at all). A check
+the graphs do not decide runs as before, so a failure's reason is always TLC's; the attempt records
+which checks the graphs decided.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..tla.graph import StateGraph, StateKey
+from ..tla.sidegraph import GRAPH_CAP, graphs_decide
+from . import shortcuts
+from .bind import bind_cfg
+from .mapping import NameMapping
+from .outnames import output_names
+
+if TYPE_CHECKING:
+    from ..tasks.model import Condition
+    from ..tla.runner import TlaTools
+    from .extended import ExtendedInputs
+
+#: Whether the reference of the condition now graded passed the behavior grade against itself (the
+#: run's self-check): set by the workspace around each grade; the shortcut needs it.
+REFERENCE_SELF_CHECKED: ContextVar[bool] = ContextVar("alias_reference_self_checked", default=False)
+#: TLC's operators whose value depends on more than their arguments (its registers, chance, the clock).
+_STATEFUL = re.compile(r"\b(?:TLCGet|TLCSet|RandomElement|RandomSubset|RandomSetOfSubsets|RandomSubsetSet|JavaTime)\b")
+
+
+@contextmanager
+def reference_self_checked(passed: bool) -> Iterator[None]:
+    """Within this block, grades may rely on the reference having passed its self-check (``passed``)."""
+    token = REFERENCE_SELF_CHECKED.set(passed)
+    try:
+        yield
+    finally:
+        REFERENCE_SELF_CHECKED.reset(token)
+
+
+def reference_graph_kept(tools: TlaTools, condition: Condition, timeout: float) -> StateGraph | None:
+    """R's graph from the check that verified it, when that check kept one (never runs TLC)."""
+    kept = tools.kept_graph(condition.spec(), timeout=timeout, cap=GRAPH_CAP)
+    return kept[1] if kept is not None else None
+
+
+def _canonical(graph: StateGraph) -> tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]:
+    """The initial states and the steps between distinct states, as values (ids differ run to run)."""
+    keys = {sid: tuple(sorted(state.items())) for sid, state in graph.states.items()}
+    initial = frozenset(keys[sid] for sid in graph.initial)
+    steps = frozenset((keys[a], keys[b]) for a, b in graph.edges if keys[a] != keys[b])
+    return initial, steps
+
+
+def within(inner: StateGraph, outer: StateGraph) -> bool:
+    """Whether every initial state and every step between distinct states of ``inner`` is one of ``outer``
+    (both over the same variable names)."""
+    if set(inner.variables) != set(outer.variables) or len(inner.states) > len(outer.states):
+        return False
+    inner_initial, inner_steps = _canonical(inner)
+    outer_initial, outer_steps = _canonical(outer)
+    return inner_initial <= outer_initial and inner_steps <= outer_steps
+
+
+def identity(mapping: NameMapping) -> bool:
+    """Whether ``mapping`` maps every name to itself."""
+    return all(r == g for r, g in mapping.variables + mapping.constants)
+
+
+@dataclass(frozen=True)
+class GraphSides:
+    """Which refinement checks of the identity mapping the graphs decide (True: it passes)."""
+
+    forward: bool
+    reverse: bool
+    output_states: int  # G's distinct states, as the forward check would count them
+
+    def decides(self, direction: str) -> bool:
+        """Whether the ``direction`` ("forward"/"reverse") check passes by the graphs."""
+        return self.forward if direction == "forward" else self.reverse
+
+
+def graph_sides(tools: TlaTools, inputs: ExtendedInputs, first: NameMapping, timeout: float, *,
+                fairness: bool) -> GraphSides | None:
+    """What the graphs say about the identity mapping ``first`` (see the module's docs); None: nothing.
+    ``fairness`` is the search's: a reverse check that tests G's fairness is never decided here."""
+    if not (shortcuts.enabled() and REFERENCE_SELF_CHECKED.get() and identity(first)):
+        return None
+    ref_decl, gen_decl = inputs.ref_decl, inputs.gen_decl
+    if set(ref_decl.variables) != set(gen_decl.variables) or set(ref_decl.constants) != set(gen_decl.constants):
+        return None
+    condition = inputs.condition
+    if condition.cfg is None or not graphs_decide(inputs.ref_cfg):
+        return None
+    binding = bind_cfg(condition.cfg, output_names(inputs.gen_spec))
+    if binding.missing or binding.changes:
+        return None
+    if any(_STATEFUL.search(text) for text in inputs.gen_spec.modules.values()):
+        return None  # TLC's stateful operators may not give the same values when it checks as when it explores
+    ref_graph = reference_graph_kept(tools, condition, timeout)
+    kept = tools.kept_graph(inputs.gen_spec.with_cfg(binding.text), timeout=timeout, cap=GRAPH_CAP) \
+        if ref_graph is not None else None
+    if ref_graph is None or kept is None:
+        return None
+    gen_graph = kept[1]
+    # R's fairness (or a formula not read) would be tested on G's behaviors by the forward check.
+    ref_fair = inputs.ref_cfg.specification is not None and (inputs.ref_formula is None or inputs.ref_formula.fair)
+    forward = not ref_fair and within(gen_graph, ref_graph)
+    reverse = not (fairness and inputs.formula.fair) and within(ref_graph, gen_graph)
+    return GraphSides(forward, reverse, len(gen_graph.states))

@@ -1,0 +1,51 @@
+"""Plain TLC checks that keep their state graph on the side, for a later grade to read (a shortcut).
+
+The check that verifies a reference with its cfg and the name grade's check of an output with the
+same cfg are plain checks. With the shortcuts on, and a cfg under which the graph says all there is
+to say about the behaviors (see :func:`graphs_decide`), each such check also dumps its reachable state
+graph, held to :data:`GRAPH_CAP`, into the run cache beside its verdict; the behavior grade reads
+both graphs back (``grading.graphpass``). The verdict never depends on the dump: a check the cap
+stops runs again without one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import switches
+from .cfg import Cfg, CfgError, parse_cfg
+from .specfiles import SpecFiles
+from .tlc import TlcResult
+
+if TYPE_CHECKING:
+    from .runner import TlaTools
+
+#: The largest dump kept on the side of a check (a few tens of thousands of small states): a larger
+#: graph costs more to write and read than the two refinement checks it could save.
+GRAPH_CAP = 4 * 1024 * 1024
+
+
+def graphs_decide(cfg: Cfg) -> bool:
+    """Whether the graphs of checks with ``cfg`` are shaped by Init and Next alone: no CONSTRAINT,
+    ACTION_CONSTRAINT, SYMMETRY, VIEW or ALIAS (they change which states TLC explores or how it tells
+    them apart), and every constant given an ordinary value (``=``, no parameters, no ``[Mod]``)."""
+    if cfg.constraints or cfg.action_constraints or cfg.symmetry or cfg.view or cfg.alias:
+        return False
+    return all(entry.op == "=" and not entry.params and entry.module is None for entry in cfg.constants)
+
+
+def keeps_graph(cfg_text: str | None) -> bool:
+    """Whether a plain check with ``cfg_text`` keeps its graph: shortcuts on, a cfg whose graphs decide."""
+    if cfg_text is None or not switches.enabled():
+        return False
+    try:
+        return graphs_decide(parse_cfg(cfg_text))
+    except CfgError:
+        return False
+
+
+def plain_check(tools: TlaTools, spec: SpecFiles, *, timeout: float, keep_graph: bool) -> TlcResult:
+    """TLC's verdict on ``spec`` with its cfg, its graph kept on the side when ``keep_graph``."""
+    if keep_graph:
+        return tools.check_keeping_graph(spec, timeout=timeout, cap=GRAPH_CAP)
+    return tools.tlc(spec, timeout=timeout)

@@ -1,0 +1,160 @@
+"""Refinement checks decided by the state graphs that the plain checks kept: the plain verdicts, fewer
+TLC runs (real SANY and TLC)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_alias.cases import Case
+from pytest_alias.evaluate import evaluate
+from pytest_alias.grading import shortcuts
+from pytest_alias.grading.graphpass import reference_self_checked, within
+from pytest_alias.tasks.suites import load_suite
+from pytest_alias.tla.cfg import parse_cfg
+from pytest_alias.tla.graph import StateGraph
+from pytest_alias.tla.runner import TlaTools
+from pytest_alias.tla.sidegraph import GRAPH_CAP, graphs_decide, keeps_graph, plain_check
+
+GRADES = ["parse", "name", "behavior"]
+
+
+def _before_footer(text: str, addition: str) -> str:
+    at = list(re.finditer(r"^=+\s*$", text, re.M))[-1].start()
+    return text[:at] + addition + text[at:]
+
+
+def _task(task_id: str) -> Any:
+    return next(t for t in load_suite("builtin") if t.id == task_id)
+
+
+def outputs(task_id: str, reference: str) -> dict[str, str]:
+    """Outputs whose graphs equal, lie within, or contain the reference's (die-hard: no fairness;
+    phases: weak fairness, so only the reverse check can be read off the graphs)."""
+    if task_id == "phases":
+        return {"rewrite": _before_footer(reference, "Unused == 42\n")}
+    refill = "Refill ==\n    /\\ small' = SmallCap\n    /\\ big' = BigCap\n    /\\ last' = \"FillBig\"\n\n"
+    return {
+        "rewrite": _before_footer(reference, "\\* written again\nUnused == 42\n"),
+        # Never empties the small jug: every step is one of the reference's, not every step of it is one.
+        "fewer_steps": reference.replace("    \\/ EmptySmall \\/ EmptyBig\n", "    \\/ EmptyBig\n"),
+        # Fills both jugs at once: the reference's steps and one more.
+        "more_steps": reference.replace("Next ==\n", refill + "Next ==\n    \\/ Refill\n"),
+        "missing_cfg_name": re.sub(r"\bEvenTotal\b", "EvenTotalHolds", reference),
+    }
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[tuple[str, str], dict[str, Any]]]:
+    """Each output graded the plain way, then with the shortcuts, each from its own cache, after the
+    reference's own check (as the condition's verification runs it) and with its self-check passed."""
+    found: dict[str, dict[tuple[str, str], dict[str, Any]]] = {"off": {}, "on": {}}
+    with pytest.MonkeyPatch.context() as patch:
+        for way in ("off", "on"):
+            patch.setenv(shortcuts.ENV, way)
+            tools = TlaTools(cache_dir=tmp_path_factory.mktemp(f"cache-{way}"))
+            for task_id in ("die-hard", "phases"):
+                task = _task(task_id)
+                condition = task.original()
+                assert plain_check(tools, condition.spec(), timeout=60, keep_graph=keeps_graph(condition.cfg)).ok
+                case = Case(task, condition, 0, "replay")
+                for kind, text in outputs(task_id, condition.module_map[condition.main]).items():
+                    before = tools.launches["tlc"]
+                    with reference_self_checked(True):
+                        record = evaluate(case, text, GRADES, tools=tools, timeout=60, mode="paper")
+                    record["tlc_launches"] = tools.launches["tlc"] - before
+                    found[way][(task_id, kind)] = record
+    return found
+
+
+def verdicts(record: dict[str, Any]) -> dict[str, tuple[bool, str | None]]:
+    return {grade: (entry["passed"], entry["reason"]) for grade, entry in record["grades"].items()}
+
+
+def first_attempt(record: dict[str, Any]) -> dict[str, Any]:
+    return record["grades"]["behavior"]["details"]["attempts"][0]
+
+
+@pytest.mark.parametrize("key", [("die-hard", "rewrite"), ("die-hard", "fewer_steps"), ("die-hard", "more_steps"),
+                                 ("die-hard", "missing_cfg_name"), ("phases", "rewrite")])
+def test_the_graphs_give_the_plain_verdicts(graded: dict[str, Any], key: tuple[str, str]) -> None:
+    assert verdicts(graded["on"][key]) == verdicts(graded["off"][key])
+    assert "by_graphs" not in first_attempt(graded["off"][key])
+
+
+def test_an_output_with_the_references_graph_needs_no_refinement_run(graded: dict[str, Any]) -> None:
+    plain, fast = graded["off"][("die-hard", "rewrite")], graded["on"][("die-hard", "rewrite")]
+    assert fast["grades"]["behavior"]["passed"]
+    assert first_attempt(fast)["by_graphs"] == ["forward", "reverse"]
+    # The name check only (its graph kept on the side); the plain way adds a forward and a reverse check.
+    assert fast["tlc_launches"] == 1 and plain["tlc_launches"] == 3
+
+
+def test_each_direction_is_read_off_only_where_it_holds(graded: dict[str, Any]) -> None:
+    fewer = graded["on"][("die-hard", "fewer_steps")]
+    assert first_attempt(fewer)["by_graphs"] == ["forward"]
+    assert not fewer["grades"]["behavior"]["passed"] and "reverse check failed" in fewer["grades"]["behavior"]["reason"]
+    more = graded["on"][("die-hard", "more_steps")]
+    assert "by_graphs" not in first_attempt(more)  # its forward check fails first, by TLC
+    assert not more["grades"]["behavior"]["passed"] and first_attempt(more)["forward"] == "property_violation"
+    # Missing cfg names: the name check stops at the cfg and keeps no graph.
+    missing = graded["on"][("die-hard", "missing_cfg_name")]
+    assert missing["grades"]["behavior"]["passed"] and "by_graphs" not in first_attempt(missing)
+
+
+def test_a_fair_reference_leaves_the_forward_check_to_tlc(graded: dict[str, Any]) -> None:
+    fast = graded["on"][("phases", "rewrite")]
+    assert fast["grades"]["behavior"]["passed"] and first_attempt(fast)["by_graphs"] == ["reverse"]
+
+
+def test_nothing_is_read_off_without_the_self_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(shortcuts.ENV, "on")
+    tools = TlaTools(cache_dir=tmp_path)
+    task = _task("die-hard")
+    condition = task.original()
+    plain_check(tools, condition.spec(), timeout=60, keep_graph=True)
+    text = _before_footer(condition.module_map[condition.main], "Unused == 42\n")
+    record = evaluate(Case(task, condition, 0, "replay"), text, GRADES, tools=tools, timeout=60, mode="paper")
+    assert record["grades"]["behavior"]["passed"] and "by_graphs" not in first_attempt(record)
+
+
+def test_a_capped_dump_never_changes_the_verdict(tmp_path: Path) -> None:
+    tools = TlaTools(cache_dir=tmp_path)
+    spec = _task("die-hard").original().spec()
+    capped = tools.check_keeping_graph(spec, timeout=60, cap=200)  # far below die-hard's graph
+    plain = tools.tlc(spec, timeout=60)
+    assert capped.ok and plain.ok and capped.distinct_states == plain.distinct_states
+    assert tools.kept_graph(spec, timeout=60, cap=200) is None
+    tools.check_keeping_graph(spec, timeout=60, cap=GRAPH_CAP)
+    kept = tools.kept_graph(spec, timeout=60, cap=GRAPH_CAP)
+    assert kept is not None and len(kept[1].states) == plain.distinct_states
+
+
+@pytest.mark.parametrize(("cfg", "decides"), [
+    ("CONSTANTS N = 3 S = {a, b}\nSPECIFICATION Spec\nINVARIANT TypeOK\nPROPERTY Live\n", True),
+    ("CONSTANT N = 3\nSPECIFICATION Spec\nCONSTRAINT Bound\n", False),
+    ("CONSTANT N = 3\nSPECIFICATION Spec\nACTION_CONSTRAINT Step\n", False),
+    ("CONSTANT S = {a, b}\nSPECIFICATION Spec\nSYMMETRY Perms\n", False),
+    ("CONSTANT N <- MCN\nSPECIFICATION Spec\n", False),
+    ("CONSTANT N = 3\nSPECIFICATION Spec\nVIEW Shown\n", False),
+])
+def test_which_cfgs_let_the_graphs_decide(cfg: str, decides: bool) -> None:
+    assert graphs_decide(parse_cfg(cfg)) is decides
+
+
+def _graph(states: dict[int, int], initial: set[int], edges: set[tuple[int, int]]) -> StateGraph:
+    return StateGraph(("x",), {sid: {"x": value} for sid, value in states.items()}, frozenset(initial),
+                      frozenset(edges))
+
+
+def test_within_compares_values_not_ids_and_ignores_steps_that_change_nothing() -> None:
+    ref = _graph({1: 0, 2: 1, 3: 2}, {1}, {(1, 2), (2, 3), (3, 1)})
+    same = _graph({7: 0, 8: 1, 9: 2}, {7}, {(7, 8), (8, 9), (9, 7), (8, 8)})  # other ids, one self-loop
+    assert within(same, ref) and within(ref, same)
+    fewer = _graph({7: 0, 8: 1}, {7}, {(7, 8)})
+    assert within(fewer, ref) and not within(ref, fewer)
+    other_start = _graph({7: 0, 8: 1, 9: 2}, {8}, {(7, 8), (8, 9), (9, 7)})
+    assert not within(other_start, ref) and not within(ref, other_start)
