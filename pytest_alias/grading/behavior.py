@@ -43,7 +43,8 @@ from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
 from .assume_probe import AssumptionProbe
 from .graphfilter import MIN_MAPPINGS, GraphFilter
-from .graphpass import graph_sides
+from .graphpass import IdentityGraphs
+from ..tla.sidegraph import GRAPH_CAP
 from .guard import loaded_writer
 from . import shortcuts
 from .parse_grade import sany_reason, staged_output
@@ -363,13 +364,13 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         run.append((mapping, attempt))
         failure: str | None = None
         # The identity mapping's checks that the state graphs already decide (see graphpass).
-        sides = graph_sides(tools, inputs, mapping, timeout, fairness=fairness) if tried == 1 else None
+        known = IdentityGraphs.open(tools, inputs, mapping, timeout, fairness=fairness) if tried == 1 else None
         for direction in ("forward", "reverse"):
-            if sides is not None and sides.decides(direction):
+            if known is not None and known.decides(direction):
                 attempt[direction] = "ok"
                 attempt.setdefault("by_graphs", []).append(direction)
                 if direction == "forward":
-                    forward_states = sides.output_states
+                    forward_states = known.output_states
                 continue
             def build(safety: bool = False) -> Check:
                 if direction == "forward":
@@ -379,7 +380,14 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                                      prefix, fairness=fairness and not safety)
 
             check = build()
-            result, why = _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
+            limit = min(timeout, max(1.0, deadline - time.perf_counter()))
+            if direction == "forward" and known is not None and known.wants_forward_graph():
+                # G's graph from this check may decide the reverse check (see graphpass).
+                result, gen_graph = tools.tlc_keeping_graph(check.spec, timeout=limit, cap=GRAPH_CAP, deadlock=False)
+                why = None if result.ok else explain_check(result, check, limit)
+                known.adopt(gen_graph)
+            else:
+                result, why = _run(tools, check, limit)
             fallback = fairness_fallback(direction, result, inputs.ref_formula, formula, fairness)
             if fallback is not None:  # TLC cannot evaluate the fairness as a property: its safety part instead
                 attempt.setdefault("fairness_unchecked", []).append(fallback)

@@ -16,6 +16,10 @@ pass, so TLC need not run it:
   also tests G's fairness), and where G uses none of TLC's stateful operators (``TLCGet``,
   ``RandomElement``…), whose values TLC's check need not find again.
 
+Where the name check kept no graph of G (it stopped at a cfg name G lacks, say), the forward check of
+the identity mapping keeps one instead: when it passes, its graph is G's whole graph under the same
+constants, and the reverse check is read off it as above.
+
 Either way R's cfg must pass :func:`~pytest_alias.tla.sidegraph.graphs_decide` (no constraint,
 symmetry, view or alias, ordinary constant values: with ``<-`` the name check would use G's
 definition where the refinement checks use R's value), and the workspace must say that R passed its
@@ -30,7 +34,6 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..tla.graph import StateGraph, StateKey
@@ -91,44 +94,61 @@ def identity(mapping: NameMapping) -> bool:
     return all(r == g for r, g in mapping.variables + mapping.constants)
 
 
-@dataclass(frozen=True)
-class GraphSides:
-    """Which refinement checks of the identity mapping the graphs decide (True: it passes)."""
+class IdentityGraphs:
+    """The state graphs that may decide the identity mapping's refinement checks (see the module's docs).
 
-    forward: bool
-    reverse: bool
-    output_states: int  # G's distinct states, as the forward check would count them
+    R's graph comes from its verification, G's from the name grade's check or, when that kept none,
+    from the forward check itself (:meth:`adopt`), which can then decide the reverse check."""
+
+    def __init__(self, ref_graph: StateGraph, gen_graph: StateGraph | None, *, forward_allowed: bool,
+                 reverse_allowed: bool) -> None:
+        self.ref_graph, self.gen_graph = ref_graph, gen_graph
+        self.forward_allowed, self.reverse_allowed = forward_allowed, reverse_allowed
+
+    @classmethod
+    def open(cls, tools: TlaTools, inputs: ExtendedInputs, first: NameMapping, timeout: float, *,
+             fairness: bool) -> IdentityGraphs | None:
+        """The graphs for the search's first mapping ``first``, or None where they can decide nothing.
+        ``fairness`` is the search's: a reverse check that tests G's fairness is never decided here."""
+        if not (shortcuts.enabled() and REFERENCE_SELF_CHECKED.get() and identity(first)):
+            return None
+        ref_decl, gen_decl = inputs.ref_decl, inputs.gen_decl
+        if set(ref_decl.variables) != set(gen_decl.variables) or set(ref_decl.constants) != set(gen_decl.constants):
+            return None
+        condition = inputs.condition
+        if condition.cfg is None or not graphs_decide(inputs.ref_cfg):
+            return None
+        if any(_STATEFUL.search(text) for text in inputs.gen_spec.modules.values()):
+            return None  # TLC's stateful operators may not give the same values when it checks as when it explores
+        ref_graph = reference_graph_kept(tools, condition, timeout)
+        if ref_graph is None:
+            return None
+        binding = bind_cfg(condition.cfg, output_names(inputs.gen_spec))
+        kept = (tools.kept_graph(inputs.gen_spec.with_cfg(binding.text), timeout=timeout, cap=GRAPH_CAP)
+                if not (binding.missing or binding.changes) else None)
+        # R's fairness (or a formula not read) would be tested on G's behaviors by the forward check.
+        ref_fair = inputs.ref_cfg.specification is not None and (inputs.ref_formula is None or inputs.ref_formula.fair)
+        return cls(ref_graph, kept[1] if kept is not None else None, forward_allowed=not ref_fair,
+                   reverse_allowed=not (fairness and inputs.formula.fair))
+
+    @property
+    def output_states(self) -> int | None:
+        """G's distinct states, as the forward check would count them (None: no graph of G)."""
+        return len(self.gen_graph.states) if self.gen_graph is not None else None
 
     def decides(self, direction: str) -> bool:
         """Whether the ``direction`` ("forward"/"reverse") check passes by the graphs."""
-        return self.forward if direction == "forward" else self.reverse
+        if self.gen_graph is None:
+            return False
+        if direction == "forward":
+            return self.forward_allowed and within(self.gen_graph, self.ref_graph)
+        return self.reverse_allowed and within(self.ref_graph, self.gen_graph)
 
+    def wants_forward_graph(self) -> bool:
+        """Whether the forward check should keep its graph: G has none yet and it may decide the reverse."""
+        return self.gen_graph is None and self.reverse_allowed
 
-def graph_sides(tools: TlaTools, inputs: ExtendedInputs, first: NameMapping, timeout: float, *,
-                fairness: bool) -> GraphSides | None:
-    """What the graphs say about the identity mapping ``first`` (see the module's docs); None: nothing.
-    ``fairness`` is the search's: a reverse check that tests G's fairness is never decided here."""
-    if not (shortcuts.enabled() and REFERENCE_SELF_CHECKED.get() and identity(first)):
-        return None
-    ref_decl, gen_decl = inputs.ref_decl, inputs.gen_decl
-    if set(ref_decl.variables) != set(gen_decl.variables) or set(ref_decl.constants) != set(gen_decl.constants):
-        return None
-    condition = inputs.condition
-    if condition.cfg is None or not graphs_decide(inputs.ref_cfg):
-        return None
-    binding = bind_cfg(condition.cfg, output_names(inputs.gen_spec))
-    if binding.missing or binding.changes:
-        return None
-    if any(_STATEFUL.search(text) for text in inputs.gen_spec.modules.values()):
-        return None  # TLC's stateful operators may not give the same values when it checks as when it explores
-    ref_graph = reference_graph_kept(tools, condition, timeout)
-    kept = tools.kept_graph(inputs.gen_spec.with_cfg(binding.text), timeout=timeout, cap=GRAPH_CAP) \
-        if ref_graph is not None else None
-    if ref_graph is None or kept is None:
-        return None
-    gen_graph = kept[1]
-    # R's fairness (or a formula not read) would be tested on G's behaviors by the forward check.
-    ref_fair = inputs.ref_cfg.specification is not None and (inputs.ref_formula is None or inputs.ref_formula.fair)
-    forward = not ref_fair and within(gen_graph, ref_graph)
-    reverse = not (fairness and inputs.formula.fair) and within(ref_graph, gen_graph)
-    return GraphSides(forward, reverse, len(gen_graph.states))
+    def adopt(self, gen_graph: StateGraph | None) -> None:
+        """Take G's complete graph from a forward check that passed (same constants, same G)."""
+        if self.gen_graph is None:
+            self.gen_graph = gen_graph

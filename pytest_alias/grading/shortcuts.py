@@ -18,6 +18,9 @@ The shortcuts, each verdict-preserving by construction:
 * ``graph_filter``: the mapping search skips mappings under which the reachable state graphs of R and
   G show that a check must fail, once that failure could no longer be the search's reason (see
   :mod:`.graphfilter`);
+* ``graph_pass``: the reference's verification and the name grade's check keep their state graphs
+  on the side (:mod:`pytest_alias.tla.sidegraph`), and the identity mapping's forward and reverse
+  checks are read off them where they hold (see :mod:`.graphpass`);
 * ``dedupe``: an extracted module graded before (same module texts, condition, grade, mode, limit,
   toolchain and grader code) takes the stored verdict, within a run and across runs (the run cache);
 * ``parallel_setup``: condition preparation and the references' self-checks run one thread per core

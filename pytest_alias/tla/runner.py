@@ -237,11 +237,29 @@ class TlaTools:
         graph dumped on the side and cached with it (see :meth:`kept_graph`) when the dump stays
         within ``cap`` bytes. The verdict never depends on the dump: a run its cap stops runs again
         without one."""
+        return self.tlc_keeping_graph(spec, timeout=timeout, cap=cap, parse=False)[0]
+
+    def tlc_keeping_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT, cap: int,
+                          deadlock: bool = True, parse: bool = True) -> tuple[TlcResult, StateGraph | None]:
+        """:meth:`tlc`'s verdict (one worker) and, when ``parse`` and the run ended without error with a
+        dump of at most ``cap`` bytes, its complete state graph. A run the cap stops runs again
+        without a dump, so the verdict never depends on it."""
         with graph_cap(cap):
-            result, _ = self._tlc(spec, workers=1, deadlock=True, timeout=timeout, dump_graph=True, flags=())
+            result, dot = self._tlc(spec, workers=1, deadlock=deadlock, timeout=timeout, dump_graph=True, flags=())
         if result.status == "too_large":  # the cap (or the output budget, which a plain run meets again)
-            return self.tlc(spec, timeout=timeout)
-        return result
+            return self.tlc(spec, timeout=timeout, deadlock=deadlock), None
+        return result, (self._parsed(dot) if parse and dot and result.ok else None)
+
+    def _parsed(self, dot: str) -> StateGraph:
+        """``dot`` read as a graph, kept per process (a task's reference graph serves all its outputs)."""
+        key = content_key("kept-graph", dot=files_digest({"dot": dot}))
+        graph = self._graphs.get(key)
+        if graph is None:
+            graph = parse_dot(dot)
+            if len(self._graphs) >= KEPT_GRAPHS:
+                self._graphs.pop(next(iter(self._graphs)))
+            self._graphs[key] = graph
+        return graph
 
     def kept_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT,
                    cap: int) -> tuple[TlcResult, StateGraph] | None:
@@ -255,14 +273,7 @@ class TlaTools:
                           cached=True)
         if not result.ok:
             return None
-        key = content_key("kept-graph", dot=files_digest({"dot": entry["dot"]}))
-        graph = self._graphs.get(key)
-        if graph is None:
-            graph = parse_dot(entry["dot"])
-            if len(self._graphs) >= KEPT_GRAPHS:
-                self._graphs.pop(next(iter(self._graphs)))
-            self._graphs[key] = graph
-        return result, graph
+        return result, self._parsed(entry["dot"])
 
     def _tlc_key(self, spec: SpecFiles, cfg_text: str, tlc_flags: Sequence[str], dump_graph: bool,
                  timeout: float) -> str:

@@ -100,9 +100,10 @@ def test_each_direction_is_read_off_only_where_it_holds(graded: dict[str, Any]) 
     more = graded["on"][("die-hard", "more_steps")]
     assert "by_graphs" not in first_attempt(more)  # its forward check fails first, by TLC
     assert not more["grades"]["behavior"]["passed"] and first_attempt(more)["forward"] == "property_violation"
-    # Missing cfg names: the name check stops at the cfg and keeps no graph.
+    # Missing cfg names: the name check stops at the cfg and keeps no graph; the forward check keeps one.
     missing = graded["on"][("die-hard", "missing_cfg_name")]
-    assert missing["grades"]["behavior"]["passed"] and "by_graphs" not in first_attempt(missing)
+    assert missing["grades"]["behavior"]["passed"] and first_attempt(missing)["by_graphs"] == ["reverse"]
+    assert missing["tlc_launches"] == 2 and graded["off"][("die-hard", "missing_cfg_name")]["tlc_launches"] == 3
 
 
 def test_a_fair_reference_leaves_the_forward_check_to_tlc(graded: dict[str, Any]) -> None:
