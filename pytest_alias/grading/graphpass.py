@@ -145,8 +145,10 @@ class IdentityGraphs:
         return self.reverse_allowed and within(self.ref_graph, self.gen_graph)
 
     def wants_forward_graph(self) -> bool:
-        """Whether the forward check should keep its graph: G has none yet and it may decide the reverse."""
-        return self.gen_graph is None and self.reverse_allowed
+        """Whether the forward check should keep its graph: G has none yet, it may decide the reverse,
+        and the check has no temporal property that makes its dump dear (R's fairness, see
+        :func:`~pytest_alias.tla.sidegraph.cheap_to_keep`)."""
+        return self.gen_graph is None and self.reverse_allowed and self.forward_allowed
 
     def adopt(self, gen_graph: StateGraph | None) -> None:
         """Take G's complete graph from a forward check that passed (same constants, same G)."""

@@ -34,14 +34,24 @@ def graphs_decide(cfg: Cfg) -> bool:
     return all(entry.op == "=" and not entry.params and entry.module is None for entry in cfg.constants)
 
 
+def cheap_to_keep(cfg: Cfg) -> bool:
+    """Whether a check with ``cfg`` dumps its graph for little: one without PROPERTY entries. With a
+    temporal property to check, TLC took 0.30 s instead of 0.16 s for a 159-state spec when it also
+    dumped the graph (0.097 s instead of 0.082 s without the properties), more than the check it
+    could save."""
+    return not cfg.properties
+
+
 def keeps_graph(cfg_text: str | None) -> bool:
-    """Whether a plain check with ``cfg_text`` keeps its graph: shortcuts on, a cfg whose graphs decide."""
+    """Whether a plain check with ``cfg_text`` keeps its graph: shortcuts on, a cfg whose graphs decide
+    and that is cheap to keep."""
     if cfg_text is None or not switches.enabled():
         return False
     try:
-        return graphs_decide(parse_cfg(cfg_text))
+        cfg = parse_cfg(cfg_text)
     except CfgError:
         return False
+    return graphs_decide(cfg) and cheap_to_keep(cfg)
 
 
 def plain_check(tools: TlaTools, spec: SpecFiles, *, timeout: float, keep_graph: bool) -> TlcResult:
