@@ -13,7 +13,8 @@ pass, so TLC need not run it:
   tests it on G's behaviors, which a graph cannot tell);
 * reverse, when every initial state and every step between distinct states of R is one of G: R's
   behaviors satisfy G's safety formula (what the paper's reverse check tests; not where the search
-  also tests G's fairness), and where G uses none of TLC's stateful operators (``TLCGet``,
+  also tests G's fairness, nor where G's formula names its Init or Next other than as top-level
+  operators, which the reverse check takes from the formula's text), and where G uses none of TLC's stateful operators (``TLCGet``,
   ``RandomElement``…), whose values TLC's check need not find again.
 
 Where the name check kept no graph of G (it stopped at a cfg name G lacks, say), the forward check of
@@ -123,13 +124,17 @@ class IdentityGraphs:
         ref_graph = reference_graph_kept(tools, condition, timeout)
         if ref_graph is None:
             return None
-        binding = bind_cfg(condition.cfg, output_names(inputs.gen_spec))
+        names = output_names(inputs.gen_spec)
+        binding = bind_cfg(condition.cfg, names)
         kept = (tools.kept_graph(inputs.gen_spec.with_cfg(binding.text), timeout=timeout, cap=GRAPH_CAP)
                 if not (binding.missing or binding.changes) else None)
         # R's fairness (or a formula not read) would be tested on G's behaviors by the forward check.
         ref_fair = inputs.ref_cfg.specification is not None and (inputs.ref_formula is None or inputs.ref_formula.fair)
+        # The reverse check names G's Init and Next as read from its formula: only top-level operators
+        # are sure to mean there what they meant in the check that drew G's graph.
+        named = all(part.strip() in names.visible for part in (inputs.formula.init, inputs.formula.next))
         return cls(ref_graph, kept[1] if kept is not None else None, forward_allowed=not ref_fair,
-                   reverse_allowed=not (fairness and inputs.formula.fair))
+                   reverse_allowed=named and not (fairness and inputs.formula.fair))
 
     @property
     def output_states(self) -> int | None:

@@ -95,6 +95,8 @@ class TlaTools:
         self.tool_seconds: collections.defaultdict[str, float] = collections.defaultdict(float)
         #: State graphs read from cached dumps (see :meth:`kept_graph`), oldest first.
         self._graphs: dict[str, StateGraph] = {}
+        #: Kept graphs with their verdicts by cache key (only found ones: a later check may add one).
+        self._kept: dict[str, tuple[TlcResult, StateGraph]] = {}
 
     @functools.cached_property
     def launcher(self) -> Launcher:
@@ -223,13 +225,18 @@ class TlaTools:
 
     def _cached_plain_check(self, spec: SpecFiles, timeout: float, *, dump_graph: bool) -> dict[str, Any] | None:
         """The cache entry of a plain check of ``spec`` (its cfg, one worker, deadlock checked), or None."""
+        key = self._plain_check_key(spec, timeout, dump_graph=dump_graph)
+        return self._cached(key) if key is not None else None
+
+    def _plain_check_key(self, spec: SpecFiles, timeout: float, *, dump_graph: bool) -> str | None:
+        """The cache key of a plain check of ``spec`` (None: its cfg cannot run on this jar)."""
         if spec.cfg is None:
             return None
         try:
             cfg_text, cfg_flags = prepare_cfg(spec.cfg, self.toolchain.jar.cfg_keywords)
         except (UnsupportedKeyword, CfgError):
             return None
-        return self._cached(self._tlc_key(spec, cfg_text, _tlc_flags(1, cfg_flags, (), True), dump_graph, timeout))
+        return self._tlc_key(spec, cfg_text, _tlc_flags(1, cfg_flags, (), True), dump_graph, timeout)
 
     def check_keeping_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT,
                             cap: int) -> TlcResult:
@@ -266,14 +273,22 @@ class TlaTools:
         """The verdict and complete state graph of a cached :meth:`check_keeping_graph` run of ``spec``
         that ended without error, or None; never runs TLC. Graphs read once are kept per process."""
         with graph_cap(cap):
-            entry = self._cached_plain_check(spec, timeout, dump_graph=True)
+            key = self._plain_check_key(spec, timeout, dump_graph=True)
+        if key is None:
+            return None
+        if key in self._kept:  # a task's reference graph is read for each of its outputs
+            return self._kept[key]
+        entry = self._cached(key)
         if entry is None or not entry.get("dot") or entry.get("exceeded"):
             return None
         result = classify(entry["output"], entry["exit_code"], False, entry["seconds"], launcher=entry["launcher"],
                           cached=True)
         if not result.ok:
             return None
-        return result, self._parsed(entry["dot"])
+        if len(self._kept) >= KEPT_GRAPHS:
+            self._kept.pop(next(iter(self._kept)))
+        self._kept[key] = (result, self._parsed(entry["dot"]))
+        return self._kept[key]
 
     def _tlc_key(self, spec: SpecFiles, cfg_text: str, tlc_flags: Sequence[str], dump_graph: bool,
                  timeout: float) -> str:

@@ -44,6 +44,9 @@ def outputs(task_id: str, reference: str) -> dict[str, str]:
         # Fills both jugs at once: the reference's steps and one more.
         "more_steps": reference.replace("Next ==\n", refill + "Next ==\n    \\/ Refill\n"),
         "missing_cfg_name": re.sub(r"\bEvenTotal\b", "EvenTotalHolds", reference),
+        # The formula writes its Init out: the reverse check takes that text, not a top-level operator.
+        "inline_init": reference.replace("Spec == Init /\\ [][Next]_vars",
+                                         "Spec == (small = 0 /\\ big = 0 /\\ last = \"none\") /\\ [][Next]_vars"),
     }
 
 
@@ -79,7 +82,8 @@ def first_attempt(record: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("key", [("die-hard", "rewrite"), ("die-hard", "fewer_steps"), ("die-hard", "more_steps"),
-                                 ("die-hard", "missing_cfg_name"), ("phases", "rewrite")])
+                                 ("die-hard", "missing_cfg_name"), ("die-hard", "inline_init"),
+                                 ("phases", "rewrite")])
 def test_the_graphs_give_the_plain_verdicts(graded: dict[str, Any], key: tuple[str, str]) -> None:
     assert verdicts(graded["on"][key]) == verdicts(graded["off"][key])
     assert "by_graphs" not in first_attempt(graded["off"][key])
@@ -104,6 +108,11 @@ def test_each_direction_is_read_off_only_where_it_holds(graded: dict[str, Any]) 
     missing = graded["on"][("die-hard", "missing_cfg_name")]
     assert missing["grades"]["behavior"]["passed"] and first_attempt(missing)["by_graphs"] == ["reverse"]
     assert missing["tlc_launches"] == 2 and graded["off"][("die-hard", "missing_cfg_name")]["tlc_launches"] == 3
+
+
+def test_an_init_written_out_leaves_the_reverse_check_to_tlc(graded: dict[str, Any]) -> None:
+    fast = graded["on"][("die-hard", "inline_init")]
+    assert fast["grades"]["behavior"]["passed"] and first_attempt(fast)["by_graphs"] == ["forward"]
 
 
 def test_no_graph_is_kept_where_a_temporal_property_makes_it_dear(graded: dict[str, Any]) -> None:
