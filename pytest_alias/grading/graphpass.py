@@ -38,9 +38,9 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from ..tla.graph import StateGraph, StateKey
-from ..tla.sidegraph import GRAPH_CAP, graphs_decide
+from ..tla.sidegraph import GRAPH_CAP, graphs_decide, keeps_graph
 from . import shortcuts
-from .bind import bind_cfg
+from .bind import CfgBinding, bind_cfg
 from .mapping import NameMapping
 from .outnames import output_names
 
@@ -70,6 +70,13 @@ def reference_graph_kept(tools: TlaTools, condition: Condition, timeout: float) 
     """R's graph from the check that verified it, when that check kept one (never runs TLC)."""
     kept = tools.kept_graph(condition.spec(), timeout=timeout, cap=GRAPH_CAP)
     return kept[1] if kept is not None else None
+
+
+def name_check_keeps_graph(tools: TlaTools, condition: Condition, binding: CfgBinding, timeout: float) -> bool:
+    """Whether the name grade's check of an output (its cfg bound by ``binding``) should keep its graph:
+    the shortcuts are on, R passed its self-check and kept a graph, and the cfg binds to G's names as is."""
+    return (REFERENCE_SELF_CHECKED.get() and not (binding.missing or binding.changes)
+            and keeps_graph(condition.cfg) and reference_graph_kept(tools, condition, timeout) is not None)
 
 
 def _canonical(graph: StateGraph) -> tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]:

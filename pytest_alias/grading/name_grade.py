@@ -15,8 +15,8 @@ from ..tasks.model import Condition
 from ..tla.cfg import CfgError
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from .bind import bind_cfg
-from ..tla.sidegraph import keeps_graph, plain_check
-from .graphpass import REFERENCE_SELF_CHECKED, reference_graph_kept
+from ..tla.sidegraph import plain_check
+from .graphpass import name_check_keeps_graph
 from .extract import DEFAULT_MAX_BYTES, Extraction
 from .outnames import output_names
 from .guard import loaded_writer
@@ -66,9 +66,8 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         return verdict(False, f"{hazard} (SANY loaded it); not run")
 
     # With the shortcuts on, the graph is kept on the side for the behavior grade (see graphpass).
-    keep = (REFERENCE_SELF_CHECKED.get() and not (binding.missing or binding.changes) and keeps_graph(condition.cfg)
-            and reference_graph_kept(tools, condition, timeout) is not None)
-    result = plain_check(tools, staging.spec.with_cfg(binding.text), timeout=timeout, keep_graph=keep)
+    result = plain_check(tools, staging.spec.with_cfg(binding.text), timeout=timeout,
+                         keep_graph=name_check_keeps_graph(tools, condition, binding, timeout))
     details.update({
         "stage": Stage.TLC, "tlc_status": result.status, "violated": result.violated, "tlc_message": result.message,
         "distinct_states": result.distinct_states, "tlc_seconds": round(result.seconds, 3), "tlc_cached": result.cached,
