@@ -94,7 +94,7 @@ class TlaTools:
         #: Seconds those runs took, by tool (JVM start-up included where a run started a JVM).
         self.tool_seconds: collections.defaultdict[str, float] = collections.defaultdict(float)
         #: State graphs read from cached dumps (see :meth:`kept_graph`), oldest first.
-        self._graphs: dict[str, StateGraph] = {}
+        self._graphs: dict[str, StateGraph | None] = {}
         #: Kept graphs with their verdicts by cache key (only found ones: a later check may add one).
         self._kept: dict[str, tuple[TlcResult, StateGraph]] = {}
 
@@ -257,16 +257,19 @@ class TlaTools:
             return self.tlc(spec, timeout=timeout, deadlock=deadlock), None
         return result, (self._parsed(dot) if parse and dot and result.ok else None)
 
-    def _parsed(self, dot: str) -> StateGraph:
-        """``dot`` read as a graph, kept per process (a task's reference graph serves all its outputs)."""
+    def _parsed(self, dot: str) -> StateGraph | None:
+        """``dot`` read as a graph, kept per process (a task's reference graph serves all its outputs);
+        None for a dump whose states this reader cannot parse (a graph on the side is never a verdict)."""
         key = content_key("kept-graph", dot=files_digest({"dot": dot}))
-        graph = self._graphs.get(key)
-        if graph is None:
-            graph = parse_dot(dot)
+        if key not in self._graphs:
+            try:
+                graph: StateGraph | None = parse_dot(dot)
+            except ValueError:  # ValueParseError included
+                graph = None
             if len(self._graphs) >= KEPT_GRAPHS:
                 self._graphs.pop(next(iter(self._graphs)))
             self._graphs[key] = graph
-        return graph
+        return self._graphs[key]
 
     def kept_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT,
                    cap: int) -> tuple[TlcResult, StateGraph] | None:
@@ -285,9 +288,12 @@ class TlaTools:
                           cached=True)
         if not result.ok:
             return None
+        graph = self._parsed(entry["dot"])
+        if graph is None:
+            return None
         if len(self._kept) >= KEPT_GRAPHS:
             self._kept.pop(next(iter(self._kept)))
-        self._kept[key] = (result, self._parsed(entry["dot"]))
+        self._kept[key] = (result, graph)
         return self._kept[key]
 
     def _tlc_key(self, spec: SpecFiles, cfg_text: str, tlc_flags: Sequence[str], dump_graph: bool,

@@ -172,3 +172,10 @@ def test_within_compares_values_not_ids_and_ignores_steps_that_change_nothing() 
     assert within(fewer, ref) and not within(ref, fewer)
     other_start = _graph({7: 0, 8: 1, 9: 2}, {8}, {(7, 8), (8, 9), (9, 7)})
     assert not within(other_start, ref) and not within(ref, other_start)
+
+
+def test_a_dump_this_reader_cannot_parse_is_no_graph_not_an_error(tmp_path: Path) -> None:
+    tools = TlaTools(cache_dir=tmp_path)
+    good = '1 [label="/\\\\ x = 1",style = filled]\n1 -> 1 [label="",color="black",fontcolor="black"];\n'
+    assert tools._parsed(good) is not None  # noqa: SLF001 - the reader every kept graph goes through
+    assert tools._parsed('1 [label="/\\\\ x = 1 +",style = filled]\n') is None  # noqa: SLF001
