@@ -31,6 +31,7 @@ from typing import Any, Callable
 from ..tasks.model import Condition
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
+from ..tla.sidegraph import GRAPH_CAP
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
 from .bindings import reference_bindings
@@ -44,7 +45,6 @@ from ..vocabulary import MODES, Side, Stage
 from .assume_probe import AssumptionProbe
 from .graphfilter import MIN_MAPPINGS, GraphFilter
 from .graphpass import IdentityGraphs
-from ..tla.sidegraph import GRAPH_CAP
 from .guard import loaded_writer
 from . import shortcuts
 from .parse_grade import sany_reason, staged_output

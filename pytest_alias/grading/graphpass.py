@@ -32,7 +32,7 @@ which checks the graphs decided.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
@@ -87,13 +87,15 @@ def _canonical(graph: StateGraph) -> tuple[frozenset[StateKey], frozenset[tuple[
     return initial, steps
 
 
-def within(inner: StateGraph, outer: StateGraph) -> bool:
+def within(inner: StateGraph, outer: StateGraph, *,
+           forms: Callable[[StateGraph], tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]] = _canonical,
+           ) -> bool:
     """Whether every initial state and every step between distinct states of ``inner`` is one of ``outer``
-    (both over the same variable names)."""
+    (both over the same variable names). ``forms`` gives a graph's initial states and steps as values."""
     if set(inner.variables) != set(outer.variables) or len(inner.states) > len(outer.states):
         return False
-    inner_initial, inner_steps = _canonical(inner)
-    outer_initial, outer_steps = _canonical(outer)
+    inner_initial, inner_steps = forms(inner)
+    outer_initial, outer_steps = forms(outer)
     return inner_initial <= outer_initial and inner_steps <= outer_steps
 
 
@@ -112,6 +114,13 @@ class IdentityGraphs:
                  reverse_allowed: bool) -> None:
         self.ref_graph, self.gen_graph = ref_graph, gen_graph
         self.forward_allowed, self.reverse_allowed = forward_allowed, reverse_allowed
+        # Each graph's initial states and steps as values, computed once for both directions.
+        self._forms: dict[int, tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]] = {}
+
+    def _canonical(self, graph: StateGraph) -> tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]:
+        if id(graph) not in self._forms:
+            self._forms[id(graph)] = _canonical(graph)
+        return self._forms[id(graph)]
 
     @classmethod
     def open(cls, tools: TlaTools, inputs: ExtendedInputs, first: NameMapping, timeout: float, *,
@@ -153,8 +162,8 @@ class IdentityGraphs:
         if self.gen_graph is None:
             return False
         if direction == "forward":
-            return self.forward_allowed and within(self.gen_graph, self.ref_graph)
-        return self.reverse_allowed and within(self.ref_graph, self.gen_graph)
+            return self.forward_allowed and within(self.gen_graph, self.ref_graph, forms=self._canonical)
+        return self.reverse_allowed and within(self.ref_graph, self.gen_graph, forms=self._canonical)
 
     def wants_forward_graph(self) -> bool:
         """Whether the forward check should keep its graph: G has none yet, it may decide the reverse,
