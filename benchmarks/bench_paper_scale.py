@@ -35,9 +35,10 @@ copies, which pass TLC); a further 30% of samples after the first repeat the fir
 
 Both arms replay the same file through ``pytest --alias-model=replay:FILE -n WORKERS`` from an empty
 cache of their own, first with ``ALIAS_SHORTCUTS=off`` (the plain grading), then with the shortcuts
-on; the script prints each arm's wall time, outputs and verdicts per minute, seconds per verdict
-and per grade, SANY/TLC launches (JVM runs), cache hits, the ten slowest items and peak memory,
-then the ratio, and exits 1 unless every item got the same verdict (passed and reason per grade).
+on; the script prints each arm's wall time, outputs and verdicts per minute, seconds per verdict,
+per grade and per output kind, SANY/TLC launches (JVM runs), cache hits, the ten slowest items and
+peak memory, then the ratio, and exits 1 unless every item got the same verdict (passed and reason
+per grade).
 """
 
 from __future__ import annotations
@@ -232,8 +233,9 @@ def run_arm(name: str, folder: Path, replay: Path, args: argparse.Namespace, cho
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
 
-def figures(arm: dict[str, Any]) -> dict[str, Any]:
-    """What the issue asks for, from one arm's records."""
+def figures(arm: dict[str, Any], kinds: dict[tuple[str, str, int], str]) -> dict[str, Any]:
+    """What the issue asks for, from one arm's records (``kinds``: each output's kind, by task,
+    condition and sample)."""
     records = arm["records"]
     verdicts = [(grade, entry) for r in records for grade, entry in r["grades"].items()
                 if not entry.get("not_applicable") and not entry.get("not_gradeable")]
@@ -251,6 +253,9 @@ def figures(arm: dict[str, Any]) -> dict[str, Any]:
         hits["mappings skipped by the graphs"] += (details.get("graph_filter") or {}).get("skipped", 0)
         hits["refinement checks decided by the graphs"] += sum(len(attempt.get("by_graphs", ()))
                                                                for attempt in details.get("attempts") or ())
+    per_kind: Counter[str] = Counter()
+    for r in records:
+        per_kind[kinds.get((r["task"], r["condition"], r["sample"]), "?")] += r["timings"]["grading_s"]
     minutes = arm["wall_s"] / 60
     slowest = sorted(records, key=lambda r: -r["timings"]["grading_s"])[:10]
     grade_seconds = sum(per_grade.values())
@@ -259,6 +264,7 @@ def figures(arm: dict[str, Any]) -> dict[str, Any]:
         "outputs_per_min": round(len(records) / minutes, 1), "verdicts_per_min": round(len(verdicts) / minutes, 1),
         "grade_s_total": round(grade_seconds, 1), "s_per_verdict": round(grade_seconds / max(1, len(verdicts)), 3),
         "s_per_grade": {g: round(s, 1) for g, s in sorted(per_grade.items())},
+        "s_per_output_kind": {k: round(s, 1) for k, s in per_kind.most_common()},
         "name_tlc_s": round(sum(e.get("details", {}).get("tlc_seconds") or 0.0 for g, e in verdicts if g == "name"), 1),
         "seconds_per_stage": _stages(records, arm["launches"]),
         "launches": {k: v for k, v in arm["launches"].items() if k in ("sany", "tlc", "jvm_starts")},
@@ -333,7 +339,8 @@ def main() -> int:
         print(f"{len(chosen)} tasks, {len(lines)} outputs; mix: {dict(sorted(mix.items()))}", file=sys.stderr)
         names = ("before", "off", "on") if args.before else ("on",) if args.only_on else ("off", "on")
         arms = {name: run_arm(name, folder, replay, args, chosen) for name in names}
-    results = {name: figures(arm) for name, arm in arms.items()}
+    kinds = {(line["task"], line["condition"], line["sample"]): line["kind"] for line in lines}
+    results = {name: figures(arm, kinds) for name, arm in arms.items()}
     diff = differences(arms["off"]["records"], arms["on"]["records"]) if "off" in arms else []
     ratio = {"wall": round(results["off"]["wall_s"] / results["on"]["wall_s"], 2),
              "s_per_verdict": round(results["off"]["s_per_verdict"] / max(1e-9, results["on"]["s_per_verdict"]), 2)
