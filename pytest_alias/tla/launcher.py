@@ -423,15 +423,15 @@ class ServerDied(AliasToolFault):
 
 
 class ToolServer:
-    """One long-lived JVM running checks one at a time."""
+    """One long-lived JVM running checks one at a time (``overrides``: a folder of classes it defines in
+    place of the jar's, see :mod:`.server_classes`)."""
 
     def __init__(self, toolchain: Toolchain, class_dir: Path, startup_timeout: float = 60.0,
-                 tier: str = "full") -> None:
+                 tier: str = "full", overrides: Path | None = None) -> None:
         self.owner_pid = os.getpid()
         self.runs = 0
         self.tier = tier
         self._buffer = b""
-        overrides = server_classes.overrides_for(toolchain.jar.path, toolchain.jar.sha256)
         command = [
             str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier], "-cp", str(class_dir),
             SERVER_CLASS, str(toolchain.jar.path), *([str(overrides)] if overrides is not None else []),
@@ -568,6 +568,8 @@ class Launcher:
         self.server_starts = 0
         self.server_start_seconds = 0.0
         self.note = "fresh JVM per run (ALIAS_LAUNCHER=fresh)"
+        #: Classes the servers define in place of the jar's (see :mod:`.server_classes`), or None.
+        self.overrides = server_classes.overrides_for(toolchain.jar.path, toolchain.jar.sha256)
         if self.mode != "fresh":
             self._class_dir, self.note = build_server(toolchain, cache_root)
             if self._class_dir is None and self.mode == "server":
@@ -583,8 +585,7 @@ class Launcher:
         """Whether a state-graph dump beside temporal properties leaves TLC's liveness graph unwritten
         (the servers define the shipped override, see :mod:`.server_classes`): such a dump then costs
         about what one without properties costs. A fresh JVM still writes it."""
-        return self._class_dir is not None and \
-            server_classes.overrides_for(self.toolchain.jar.path, self.toolchain.jar.sha256) is not None
+        return self._class_dir is not None and self.overrides is not None
 
     def _take_server(self, tier: str) -> ToolServer:
         with self._lock:
@@ -613,7 +614,7 @@ class Launcher:
 
     def _start(self, tier: str) -> ToolServer:
         assert self._class_dir is not None
-        server = ToolServer(self.toolchain, self._class_dir, tier=tier)
+        server = ToolServer(self.toolchain, self._class_dir, tier=tier, overrides=self.overrides)
         with self._lock:
             self.server_starts += 1
         return server
