@@ -14,8 +14,8 @@ pass, so TLC need not run it:
 * reverse, when every initial state and every step between distinct states of R is one of G: R's
   behaviors satisfy G's safety formula (what the paper's reverse check tests; not where the search
   also tests G's fairness, nor where G's formula names its Init or Next other than as top-level
-  operators, which the reverse check takes from the formula's text), and where G uses none of TLC's stateful operators (``TLCGet``,
-  ``RandomElement``…), whose values TLC's check need not find again.
+  operators, which the reverse check takes from the formula's text), and where G uses none of TLC's
+  stateful operators (``TLCGet``, ``RandomElement``…), whose values TLC's check need not find again.
 
 Where the name check kept no graph of G (it stopped at a cfg name G lacks, say), the forward check of
 the identity mapping keeps one instead: when it passes, its graph is G's whole graph under the same
@@ -38,7 +38,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from ..tla.graph import StateGraph, StateKey
-from ..tla.sidegraph import GRAPH_CAP, graphs_decide, keeps_graph
+from ..tla.sidegraph import GRAPH_CAP, dump_is_cheap, graphs_decide, keeps_graph
 from . import shortcuts
 from .bind import CfgBinding, bind_cfg
 from .mapping import NameMapping
@@ -118,11 +118,11 @@ class IdentityGraphs:
     from the forward check itself (:meth:`adopt`), which can then decide the reverse check."""
 
     def __init__(self, ref_graph: StateGraph, gen_graph: StateGraph | None, *, forward_allowed: bool,
-                 reverse_allowed: bool, forward_dump_cheap: bool | None = None) -> None:
+                 reverse_allowed: bool, forward_dump_cheap: bool) -> None:
         self.ref_graph, self.gen_graph = ref_graph, gen_graph
         self.forward_allowed, self.reverse_allowed = forward_allowed, reverse_allowed
         #: Whether the forward check dumps its graph for little (see :meth:`wants_forward_graph`).
-        self.forward_dump_cheap = forward_allowed if forward_dump_cheap is None else forward_dump_cheap
+        self.forward_dump_cheap = forward_dump_cheap
         # Each graph's initial states and steps as values, computed once for both directions.
         self._forms: dict[int, tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]] = {}
 
@@ -158,12 +158,10 @@ class IdentityGraphs:
         # The reverse check names G's Init and Next as read from its formula: only top-level operators
         # are sure to mean there what they meant in the check that drew G's graph.
         named = all(_bare_name(part) in names.visible for part in (inputs.formula.init, inputs.formula.next))
-        # The forward check has temporal properties to check where R is fair or the cfg lists any:
-        # its dump is then dear unless TLC leaves the liveness graph unwritten.
-        temporal = ref_fair or bool(inputs.ref_cfg.properties)
+        # The forward check has temporal properties to check where R is fair or the cfg lists any.
         return cls(ref_graph, kept[1] if kept is not None else None, forward_allowed=not ref_fair,
                    reverse_allowed=named and not (fairness and inputs.formula.fair),
-                   forward_dump_cheap=not temporal or tools.launcher.quiet_liveness_dump)
+                   forward_dump_cheap=dump_is_cheap(tools, temporal=ref_fair or bool(inputs.ref_cfg.properties)))
 
     @property
     def output_states(self) -> int | None:

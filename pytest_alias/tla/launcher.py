@@ -569,7 +569,7 @@ class Launcher:
         self.server_start_seconds = 0.0
         self.note = "fresh JVM per run (ALIAS_LAUNCHER=fresh)"
         #: Classes the servers define in place of the jar's (see :mod:`.server_classes`), or None.
-        self.overrides = server_classes.overrides_for(toolchain.jar.path, toolchain.jar.sha256)
+        self.overrides = server_classes.overrides_for(toolchain.jar.path)
         if self.mode != "fresh":
             self._class_dir, self.note = build_server(toolchain, cache_root)
             if self._class_dir is None and self.mode == "server":

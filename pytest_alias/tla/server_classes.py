@@ -20,7 +20,6 @@ those they were written against (:data:`REPLACED_CLASSES`), and only while they 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import shutil
@@ -58,13 +57,17 @@ def source_hash() -> str:
     return hashlib.sha256(SERVER_SOURCE.read_bytes()).hexdigest()
 
 
-def shipped_classes() -> Path | None:
-    """The shipped classes' folder when they were compiled from the current source, else None."""
+def _recorded_hash(hash_file: Path) -> str | None:
+    """The source hash recorded beside shipped classes, or None when there is none."""
     try:
-        recorded = SOURCE_HASH_FILE.read_text(encoding="ascii").strip()
+        return hash_file.read_text(encoding="ascii").strip()
     except OSError:
         return None
-    if recorded != source_hash() or not (SHIPPED_DIR / f"{SERVER_CLASS}.class").is_file():
+
+
+def shipped_classes() -> Path | None:
+    """The shipped classes' folder when they were compiled from the current source, else None."""
+    if _recorded_hash(SOURCE_HASH_FILE) != source_hash() or not (SHIPPED_DIR / f"{SERVER_CLASS}.class").is_file():
         return None
     return SHIPPED_DIR
 
@@ -82,9 +85,8 @@ def overrides_hash() -> str:
     return digest.hexdigest()
 
 
-@functools.lru_cache(maxsize=8)
-def _replaces_known_classes(jar: Path, jar_sha256: str) -> bool:
-    del jar_sha256  # part of the cache key only
+def _replaces_known_classes(jar: Path) -> bool:
+    """Whether each class the overrides replace is, in ``jar``, the original they were checked against."""
     try:
         with zipfile.ZipFile(jar) as archive:
             return all(hashlib.sha256(archive.read(name)).hexdigest() in known
@@ -93,14 +95,10 @@ def _replaces_known_classes(jar: Path, jar_sha256: str) -> bool:
         return False
 
 
-def overrides_for(jar: Path, jar_sha256: str) -> Path | None:
-    """The shipped overrides' folder for ``jar`` (whose content hash is ``jar_sha256``): None when they
-    are stale (compiled from other sources) or the jar's classes they replace are not the known ones."""
-    try:
-        recorded = OVERRIDES_HASH_FILE.read_text(encoding="ascii").strip()
-    except OSError:
-        return None
-    if recorded != overrides_hash() or not _replaces_known_classes(jar, jar_sha256):
+def overrides_for(jar: Path) -> Path | None:
+    """The shipped overrides' folder for ``jar``: None when they are stale (compiled from other sources)
+    or the jar's classes they replace are not the known ones. Read once per launcher."""
+    if _recorded_hash(OVERRIDES_HASH_FILE) != overrides_hash() or not _replaces_known_classes(jar):
         return None
     return SHIPPED_OVERRIDES
 

