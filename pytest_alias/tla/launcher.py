@@ -422,6 +422,14 @@ class ServerDied(AliasToolFault):
     """The server exited mid-request (TLC called System.exit, or the JVM crashed)."""
 
 
+def _clear_metadir(tool: Tool, args: list[str]) -> None:
+    """Remove what a stopped TLC run left in its metadata folder (``states/`` beside the spec) before
+    the check runs again there: TLC names the folder by the second it starts in and refuses one that
+    exists, so a repeat within the same second failed ("that directory already exists")."""
+    if tool == "tlc" and args:
+        shutil.rmtree(Path(args[-1]).parent / "states", ignore_errors=True)
+
+
 class ToolServer:
     """One long-lived JVM running checks one at a time (``overrides``: a folder of classes it defines in
     place of the jar's, see :mod:`.server_classes`)."""
@@ -658,9 +666,11 @@ class Launcher:
                                   min(timeout, QUICK_SECONDS) if quick else timeout, dump)
             if run is not None and quick and run.timed_out:
                 started = time.monotonic()  # the full tier gets the whole limit (see QUICK_SECONDS)
+                _clear_metadir(tool, args)
                 run = self._on_server("full", tool, args, workdir, tmpdir, timeout, dump)
             if run is not None:
                 return run
+            _clear_metadir(tool, args)
         # The repeat gets what is left of the limit, so one run never takes twice its time.
         left = timeout - (time.monotonic() - started)
         if left <= 0:
