@@ -50,6 +50,11 @@ SERVER_CLASS = server_classes.SERVER_CLASS
 #: Replace a server after this many runs: TLC 2.15 leaves each run's classes reachable (measured:
 #: +2.7 MB metaspace and +15 MB resident memory per run), so a server must not live forever.
 SERVER_MAX_RUNS = 25
+#: SANY runs in a loader the server keeps (see ``ToolServer``) leave no classes behind; they are
+#: bounded only so that what SANY interns (every name it ever parsed) cannot grow without end.
+SERVER_MAX_SHARED_SANY_RUNS = 400
+#: The folder, in a server's working directory, where its shared SANY loader unpacks the standard modules.
+SHARED_SANY_MODULES = "sany-modules"
 DEFAULT_HEAP = "2g"
 
 
@@ -432,16 +437,21 @@ def _clear_metadir(tool: Tool, args: list[str]) -> None:
 
 class ToolServer:
     """One long-lived JVM running checks one at a time (``overrides``: a folder of classes it defines in
-    place of the jar's, see :mod:`.server_classes`)."""
+    place of the jar's, see :mod:`.server_classes`; ``shared_sany``: SANY parses every request in one
+    loader it keeps, for a jar in :data:`~.server_classes.SHARED_SANY_JARS`)."""
 
     def __init__(self, toolchain: Toolchain, class_dir: Path, startup_timeout: float = 60.0,
-                 tier: str = "full", overrides: Path | None = None) -> None:
+                 tier: str = "full", overrides: Path | None = None, shared_sany: bool = False) -> None:
         self.owner_pid = os.getpid()
+        #: Runs that left classes behind (each TLC run; each SANY run unless SANY's loader is shared).
         self.runs = 0
+        self.shared_sany_runs = 0
+        self.shared_sany = shared_sany
         self.tier = tier
         self._buffer = b""
         command = [
-            str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier], "-cp", str(class_dir),
+            str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier],
+            *(["-Dalias.sany.shared=true"] if shared_sany else []), "-cp", str(class_dir),
             SERVER_CLASS, str(toolchain.jar.path), *([str(overrides)] if overrides is not None else []),
         ]
         # An empty folder of its own as the working directory: SANY and TLC resolve modules from the
@@ -460,6 +470,11 @@ class ToolServer:
     @property
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    @property
+    def spent(self) -> bool:
+        """Whether the server has run its share of checks and should be replaced."""
+        return self.runs >= SERVER_MAX_RUNS or self.shared_sany_runs >= SERVER_MAX_SHARED_SANY_RUNS
 
     def _read_line(self, deadline: float, watch: Callable[[], str | None] | None = None) -> str | None:
         """The next line from the server, or None at the deadline; raises ServerDied on EOF. While it
@@ -495,7 +510,10 @@ class ToolServer:
         fields = [tool, str(output_file), str(tmpdir), str(limit_ms), *args]
         if any("\t" in field or "\n" in field for field in fields):
             raise ValueError("tool arguments must not contain tabs or newlines")
-        self.runs += 1
+        if tool == "sany" and self.shared_sany:
+            self.shared_sany_runs += 1
+        else:
+            self.runs += 1
         limits = budgets()
 
         def over_budget() -> str | None:
@@ -518,6 +536,10 @@ class ToolServer:
             self.kill()  # the check is stopped where it stands: the server goes with it
         # Read as the fresh path keeps it: head and tail only, whatever the check printed.
         output, printed = read_kept(output_file)
+        if tool == "sany" and self.shared_sany:
+            # Where the shared loader unpacks the standard modules; a fresh one unpacks them into the
+            # run's own tmpdir, which the caller strips from the output: strip this folder alike.
+            output = output.replace(f"{self.home / SHARED_SANY_MODULES}{os.sep}", f"{tmpdir}{os.sep}")
         if line is None:
             return ToolRun(None, output, seconds, True, "server", None, printed)
         if line.startswith("ALIAS-OVER\t"):
@@ -578,6 +600,8 @@ class Launcher:
         self.note = "fresh JVM per run (ALIAS_LAUNCHER=fresh)"
         #: Classes the servers define in place of the jar's (see :mod:`.server_classes`), or None.
         self.overrides = server_classes.overrides_for(toolchain.jar.path)
+        #: Whether the servers' SANY parses in one loader kept for their life (see ``ToolServer``).
+        self.shared_sany = toolchain.identity in server_classes.SHARED_SANY_JARS
         if self.mode != "fresh":
             self._class_dir, self.note = build_server(toolchain, cache_root)
             if self._class_dir is None and self.mode == "server":
@@ -622,7 +646,8 @@ class Launcher:
 
     def _start(self, tier: str) -> ToolServer:
         assert self._class_dir is not None
-        server = ToolServer(self.toolchain, self._class_dir, tier=tier, overrides=self.overrides)
+        server = ToolServer(self.toolchain, self._class_dir, tier=tier, overrides=self.overrides,
+                            shared_sany=self.shared_sany)
         with self._lock:
             self.server_starts += 1
         return server
@@ -630,7 +655,7 @@ class Launcher:
     def _give_back(self, server: ToolServer) -> None:
         if not server.alive:
             return
-        if server.runs >= SERVER_MAX_RUNS:
+        if server.spent:
             self._retire(server)
             return
         with self._lock:

