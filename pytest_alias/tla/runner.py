@@ -306,6 +306,18 @@ class TlaTools:
             limits=[budgets().output_bytes, budgets().graph_bytes],  # and "too large" with these
         )
 
+    def _cached_beside_graph(self, spec: SpecFiles, cfg_text: str, tlc_flags: list[str],
+                             timeout: float) -> dict[str, Any] | None:
+        """The cache entry of the same check run with its graph kept on the side (see :mod:`.sidegraph`),
+        when that run ended within the graph's cap: a check without a dump has its verdict, as the dump
+        changes nothing TLC prints (a reference's verification keeps its graph, and a copy of the
+        reference's name check then needs no TLC run of its own)."""
+        from .sidegraph import GRAPH_CAP
+
+        with graph_cap(GRAPH_CAP):
+            entry = self._cached(self._tlc_key(spec, cfg_text, tlc_flags, True, timeout))
+        return entry if entry is not None and entry.get("exceeded") is None else None
+
     def _tlc(
         self, spec: SpecFiles, *, workers: int, deadlock: bool, timeout: float, dump_graph: bool, flags: Sequence[str]
     ) -> tuple[TlcResult, str | None]:
@@ -320,7 +332,7 @@ class TlaTools:
             return _failed("config_error", f"cfg: {exc}"), None
         tlc_flags = _tlc_flags(workers, cfg_flags, flags, deadlock)
         key = self._tlc_key(spec, cfg_text, tlc_flags, dump_graph, timeout)
-        entry = self._cached(key)
+        entry = self._cached(key) or (None if dump_graph else self._cached_beside_graph(spec, cfg_text, tlc_flags, timeout))
         if entry is not None:
             result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],
                               launcher=entry["launcher"], cached=True, flags=tuple(tlc_flags))

@@ -18,6 +18,7 @@ from pytest_alias.tla.cfg import parse_cfg
 from pytest_alias.tla.graph import StateGraph
 from pytest_alias.tla.runner import TlaTools
 from pytest_alias.tla.sidegraph import GRAPH_CAP, graphs_decide, keeps_graph, plain_check
+from pytest_alias.tla.specfiles import SpecFiles
 
 GRADES = ["parse", "name", "behavior"]
 
@@ -156,6 +157,20 @@ def test_a_capped_dump_never_changes_the_verdict(tmp_path: Path) -> None:
     tools.check_keeping_graph(spec, timeout=60, cap=GRAPH_CAP)
     kept = tools.kept_graph(spec, timeout=60, cap=GRAPH_CAP)
     assert kept is not None and len(kept[1].states) == plain.distinct_states
+
+
+def test_a_check_without_a_dump_reads_the_verdict_of_the_same_check_that_kept_its_graph(tmp_path: Path) -> None:
+    """A reference's verification keeps its graph; the name check of a copy of it runs no TLC."""
+    tools = TlaTools(cache_dir=tmp_path)
+    spec = _task("die-hard").original().spec()
+    module = _before_footer(spec.modules[spec.main], "BigNotFour == big /= 4\n")
+    violated = SpecFiles(spec.main, {**spec.modules, spec.main: module}, spec.cfg + "INVARIANT BigNotFour\n")
+    kept = [tools.check_keeping_graph(s, timeout=60, cap=GRAPH_CAP) for s in (spec, violated)]
+    launches = tools.launches["tlc"]
+    read = [tools.tlc(s, timeout=60) for s in (spec, violated)]
+    assert tools.launches["tlc"] == launches and all(r.cached for r in read) and read[1].status == "invariant_violation"
+    assert [(r.status, r.message, r.counterexample, r.distinct_states) for r in read] == \
+        [(k.status, k.message, k.counterexample, k.distinct_states) for k in kept]
 
 
 @pytest.mark.parametrize(("cfg", "decides"), [
