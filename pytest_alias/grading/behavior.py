@@ -39,7 +39,7 @@ from .extended import (ExtendedInputs, extended_search, fallback_reason, on_data
                        reference_graph)
 from .labels import label_variables
 from .extract import DEFAULT_MAX_BYTES, Extraction
-from .mapping import NameMapping, declared, paper_mappings
+from .mapping import NameMapping, arity_clash, constant_arities, declared, paper_mappings
 from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
 from .assume_probe import AssumptionProbe
@@ -324,10 +324,19 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # reason, they are skipped. Probed when first needed, for the parts not yet tried.
     probe = AssumptionProbe(tools, inputs, timeout, deadline) if stopped is not None else None
     tried_parts: set[tuple[tuple[str, str], ...]] = set()
+    # Constants' arities (early stop): a mapping that has a constant stand for one of another arity
+    # cannot be parsed, so it fails whatever else it maps; once a failure has settled the first-failure
+    # reason, such a failure can never become the search's reason.
+    arities = ((constant_arities(inputs.condition.module_map, inputs.condition.main),
+                constant_arities(inputs.gen_spec.modules, inputs.gen_spec.main)) if stopped is not None else None)
     for tried, mapping in enumerate(mappings, 1):
         remaining[mapping.constants] -= 1
         if stopped is not None and mapping.constants in stopped:
             skipped += 1
+            continue
+        if arities is not None and first_failure is not None and arity_clash(mapping, *arities):
+            skipped += 1
+            broken_skipped["arity"] += 1
             continue
         if probe is not None and violation_failure is not None and mapping.constants not in tried_parts:
             upcoming = list(dict.fromkeys(m.constants for m in mappings[tried:] if m.constants not in tried_parts))
@@ -430,6 +439,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                   "TLC stopped on an error of the output's own formulas": broken_skipped["own_error"],
                   "the output has no initial state": broken_skipped["no_initial_state"]}
         whys = [f"{why} under the same constant values" for why, count in counts.items() if count]
+        if broken_skipped["arity"]:
+            whys.append("a constant stands for one of another arity, which SANY rejects (the check cannot be parsed)")
         if broken_skipped["assumption"]:
             whys.append("an ASSUME of the output is not TRUE under the constant values (one TLC run evaluated "
                         "them for every constant mapping)")

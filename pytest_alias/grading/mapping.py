@@ -84,6 +84,23 @@ def declared(modules: Mapping[str, str], main: str) -> Declared:
     return Declared(tuple(variables), tuple(constants))
 
 
+def constant_arities(modules: Mapping[str, str], main: str) -> dict[str, int]:
+    """Each constant ``main`` declares (EXTENDed staged modules included) → its arity (``F(_, _)``: 2)."""
+    arities: dict[str, int] = {}
+    for syntax in extended_syntaxes(modules, main):
+        for constant in syntax.constants:
+            arities.setdefault(constant.name, constant.arity)
+    return arities
+
+
+def arity_clash(mapping: NameMapping, ref_arities: Mapping[str, int], gen_arities: Mapping[str, int]) -> bool:
+    """Whether ``mapping`` has one of R's constants stand for a constant of G of another arity (an
+    operator for a value, or operators of different arities): SANY rejects the substitution, so each
+    of the mapping's checks stops before TLC starts (a semantic error)."""
+    return any(r in ref_arities and g in gen_arities and ref_arities[r] != gen_arities[g]
+               for r, g in mapping.constants)
+
+
 def ranked_bijections(ref: Sequence[str], gen: Sequence[str]) -> list[tuple[tuple[str, str], ...]]:
     """Bijections ref → gen, those keeping more identical names first (stable otherwise)."""
     # Start from the identity-first arrangement, so ties fall to the closest mapping.

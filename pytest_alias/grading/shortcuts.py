@@ -14,7 +14,9 @@ The shortcuts, each verdict-preserving by construction:
   and every reverse check fails on R's first state, where G's Init is false or cannot be evaluated;
   the mapping that showed it has settled the reason, since its forward check passed; and mappings
   whose constant values make one of G's own ASSUMEs not TRUE, found without their checks by
-  :mod:`.assume_probe`, once a violation has settled the reason;
+  :mod:`.assume_probe`, once a violation has settled the reason; and mappings that have a constant
+  stand for one of another arity (:func:`.mapping.arity_clash`: SANY rejects the substitution), once
+  any failure has settled the first-failure reason;
 * ``graph_filter``: the mapping search skips mappings under which the reachable state graphs of R and
   G show that a check must fail, once that failure could no longer be the search's reason (see
   :mod:`.graphfilter`);

@@ -188,3 +188,36 @@ def test_only_errors_placed_in_the_output_are_its_own() -> None:
     in_naturals = in_output.replace("of module WaterJugs", "of module Naturals")
     assert not shortcuts.own_state_error(in_naturals, "Alias", frozenset(), frozenset({"WaterJugs"}))
     assert shortcuts.own_state_error(in_output, "Alias", frozenset({"Tally"}), frozenset({"WaterJugs"}))
+
+
+ARITY_REFERENCE = """---- MODULE R ----
+EXTENDS Naturals
+CONSTANTS F(_), N, M
+VARIABLE x
+Init == x = 0
+Next == x < N /\\ x' = F(x)
+Inc(a) == a + 1
+Spec == Init /\\ [][Next]_x
+====
+"""
+
+
+def test_mappings_with_a_constant_of_another_arity_are_skipped_once_a_failure_settled_the_reason(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """F(_) standing for N or M cannot be parsed: after the first mapping's violation those four of six
+    mappings run no TLC, and the verdict and reason are the plain search's."""
+    from pytest_alias.grading.behavior import grade_behavior
+    from pytest_alias.tasks.model import Task
+
+    condition = Task("arity", "d", (("R", ARITY_REFERENCE),),
+                     "CONSTANTS F <- Inc\n  N = 3\n  M = 2\nSPECIFICATION Spec\n").original()
+    output = ARITY_REFERENCE.replace("x' = F(x)", "x' = F(F(x))")  # other steps under every mapping
+    results = {}
+    for switch in ("off", "on"):
+        monkeypatch.setenv(shortcuts.ENV, switch)
+        tools = TlaTools(use_cache=False)
+        results[switch] = (grade_behavior(output, condition, tools, timeout=60), tools.launches["tlc"])
+    (plain, plain_runs), (fast, fast_runs) = results["off"], results["on"]
+    assert not plain.passed and (fast.passed, fast.reason) == (plain.passed, plain.reason)
+    assert [a["forward"] for a in plain.details["attempts"]] == ["property_violation"] * 2 + ["semantic_error"] * 4
+    assert fast.details["early_stop"]["arity_skipped"] == 4 and fast_runs <= plain_runs - 4
