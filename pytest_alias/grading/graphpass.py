@@ -37,7 +37,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
-from ..tla.graph import StateGraph, StateKey
+from ..tla.graph import LabelGraph, LabelKey
 from ..tla.sidegraph import GRAPH_CAP, dump_is_cheap, graphs_decide, keeps_graph
 from . import shortcuts
 from .bind import CfgBinding, bind_cfg
@@ -66,7 +66,7 @@ def reference_self_checked(passed: bool) -> Iterator[None]:
         REFERENCE_SELF_CHECKED.reset(token)
 
 
-def reference_graph_kept(tools: TlaTools, condition: Condition, timeout: float) -> StateGraph | None:
+def reference_graph_kept(tools: TlaTools, condition: Condition, timeout: float) -> LabelGraph | None:
     """R's graph from the check that verified it, when that check kept one (never runs TLC)."""
     kept = tools.kept_graph(condition.spec(), timeout=timeout, cap=GRAPH_CAP)
     return kept[1] if kept is not None else None
@@ -86,20 +86,15 @@ def _bare_name(part: str) -> str:
     return text[2:].strip() if text.startswith("/\\") else text
 
 
-def _canonical(graph: StateGraph) -> tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]:
-    """The initial states and the steps between distinct states, as values (ids differ run to run)."""
-    keys = {sid: tuple(sorted(state.items())) for sid, state in graph.states.items()}
-    initial = frozenset(keys[sid] for sid in graph.initial)
-    steps = frozenset((keys[a], keys[b]) for a, b in graph.edges if keys[a] != keys[b])
-    return initial, steps
+#: A graph's initial states and its steps between distinct states, by label.
+Forms = tuple[frozenset[LabelKey], frozenset[tuple[LabelKey, LabelKey]]]
 
 
-def within(inner: StateGraph, outer: StateGraph, *,
-           forms: Callable[[StateGraph], tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]] = _canonical,
-           ) -> bool:
+def within(inner: LabelGraph, outer: LabelGraph, *, forms: Callable[[LabelGraph], Forms] = LabelGraph.forms) -> bool:
     """Whether every initial state and every step between distinct states of ``inner`` is one of ``outer``
-    (both over the same variable names). ``forms`` gives a graph's initial states and steps as values."""
-    if set(inner.variables) != set(outer.variables) or len(inner.states) > len(outer.states):
+    (both over the same variable names), states compared by label. ``forms`` gives a graph's initial
+    states and steps."""
+    if inner.variables != outer.variables or len(inner.states) > len(outer.states):
         return False
     inner_initial, inner_steps = forms(inner)
     outer_initial, outer_steps = forms(outer)
@@ -117,18 +112,18 @@ class IdentityGraphs:
     R's graph comes from its verification, G's from the name grade's check or, when that kept none,
     from the forward check itself (:meth:`adopt`), which can then decide the reverse check."""
 
-    def __init__(self, ref_graph: StateGraph, gen_graph: StateGraph | None, *, forward_allowed: bool,
+    def __init__(self, ref_graph: LabelGraph, gen_graph: LabelGraph | None, *, forward_allowed: bool,
                  reverse_allowed: bool, forward_dump_cheap: bool) -> None:
         self.ref_graph, self.gen_graph = ref_graph, gen_graph
         self.forward_allowed, self.reverse_allowed = forward_allowed, reverse_allowed
         #: Whether the forward check dumps its graph for little (see :meth:`wants_forward_graph`).
         self.forward_dump_cheap = forward_dump_cheap
-        # Each graph's initial states and steps as values, computed once for both directions.
-        self._forms: dict[int, tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]] = {}
+        # Each graph's initial states and steps, computed once for both directions.
+        self._forms: dict[int, Forms] = {}
 
-    def _canonical(self, graph: StateGraph) -> tuple[frozenset[StateKey], frozenset[tuple[StateKey, StateKey]]]:
+    def _canonical(self, graph: LabelGraph) -> Forms:
         if id(graph) not in self._forms:
-            self._forms[id(graph)] = _canonical(graph)
+            self._forms[id(graph)] = graph.forms()
         return self._forms[id(graph)]
 
     @classmethod
@@ -182,7 +177,7 @@ class IdentityGraphs:
         see :func:`~pytest_alias.tla.sidegraph.cheap_to_keep`)."""
         return self.gen_graph is None and self.reverse_allowed and self.forward_dump_cheap
 
-    def adopt(self, gen_graph: StateGraph | None) -> None:
+    def adopt(self, gen_graph: LabelGraph | None) -> None:
         """Take G's complete graph from a forward check that passed (same constants, same G)."""
         if self.gen_graph is None:
             self.gen_graph = gen_graph

@@ -10,17 +10,19 @@
 
 from __future__ import annotations
 
+import base64
 import collections
 import contextlib
 import dataclasses
 import functools
 import os
+import zlib
 from pathlib import Path
 from typing import Any, Sequence
 
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
 from .cfg import CfgError, UnsupportedKeyword, adapt_for_tlc, parse_cfg, render_cfg
-from .graph import StateGraph, parse_dot
+from .graph import LabelGraph, StateGraph, parse_dot, parse_dot_labels
 from .launcher import (EXPECTED_SECONDS, Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap,
                        machine_fault)
 from .library import needed_library
@@ -94,9 +96,9 @@ class TlaTools:
         #: Seconds those runs took, by tool (JVM start-up included where a run started a JVM).
         self.tool_seconds: collections.defaultdict[str, float] = collections.defaultdict(float)
         #: State graphs read from cached dumps (see :meth:`kept_graph`), oldest first.
-        self._graphs: dict[str, StateGraph | None] = {}
+        self._graphs: dict[str, LabelGraph | None] = {}
         #: Kept graphs with their verdicts by cache key (only found ones: a later check may add one).
-        self._kept: dict[str, tuple[TlcResult, StateGraph]] = {}
+        self._kept: dict[str, tuple[TlcResult, LabelGraph]] = {}
 
     @functools.cached_property
     def launcher(self) -> Launcher:
@@ -247,24 +249,26 @@ class TlaTools:
         return self.tlc_keeping_graph(spec, timeout=timeout, cap=cap, parse=False)[0]
 
     def tlc_keeping_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT, cap: int,
-                          deadlock: bool = True, parse: bool = True) -> tuple[TlcResult, StateGraph | None]:
+                          deadlock: bool = True, parse: bool = True) -> tuple[TlcResult, LabelGraph | None]:
         """:meth:`tlc`'s verdict (one worker) and, when ``parse`` and the run ended without error with a
-        dump of at most ``cap`` bytes, its complete state graph. A run the cap stops runs again
-        without a dump, so the verdict never depends on it."""
+        dump of at most ``cap`` bytes, its complete state graph, read by label (see
+        :class:`~.graph.LabelGraph`). A run the cap stops runs again without a dump, so the verdict
+        never depends on it."""
         with graph_cap(cap):
             result, dot = self._tlc(spec, workers=1, deadlock=deadlock, timeout=timeout, dump_graph=True, flags=())
         if result.status == "too_large":  # the cap (or the output budget, which a plain run meets again)
             return self.tlc(spec, timeout=timeout, deadlock=deadlock), None
         return result, (self._parsed(dot) if parse and dot and result.ok else None)
 
-    def _parsed(self, dot: str) -> StateGraph | None:
-        """``dot`` read as a graph, kept per process (a task's reference graph serves all its outputs);
-        None for a dump whose states this reader cannot parse (a graph on the side is never a verdict)."""
+    def _parsed(self, dot: str) -> LabelGraph | None:
+        """``dot`` read as a graph by label, kept per process (a task's reference graph serves all its
+        outputs); None for a dump whose labels this reader cannot read (a graph on the side is never a
+        verdict)."""
         key = content_key("kept-graph", dot=files_digest({"dot": dot}))
         if key not in self._graphs:
             try:
-                graph: StateGraph | None = parse_dot(dot)
-            except ValueError:  # ValueParseError included
+                graph: LabelGraph | None = parse_dot_labels(dot)
+            except ValueError:
                 graph = None
             if len(self._graphs) >= KEPT_GRAPHS:
                 self._graphs.pop(next(iter(self._graphs)))
@@ -272,7 +276,7 @@ class TlaTools:
         return self._graphs[key]
 
     def kept_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT,
-                   cap: int) -> tuple[TlcResult, StateGraph] | None:
+                   cap: int) -> tuple[TlcResult, LabelGraph] | None:
         """The verdict and complete state graph of a cached :meth:`check_keeping_graph` run of ``spec``
         that ended without error, or None; never runs TLC. Graphs read once are kept per process."""
         with graph_cap(cap):
@@ -282,13 +286,14 @@ class TlaTools:
         if key in self._kept:  # a task's reference graph is read for each of its outputs
             return self._kept[key]
         entry = self._cached(key)
-        if entry is None or not entry.get("dot") or entry.get("exceeded"):
+        dot = _entry_dot(entry) if entry is not None else None
+        if entry is None or not dot or entry.get("exceeded"):
             return None
         result = classify(entry["output"], entry["exit_code"], False, entry["seconds"], launcher=entry["launcher"],
                           cached=True)
         if not result.ok:
             return None
-        graph = self._parsed(entry["dot"])
+        graph = self._parsed(dot)
         if graph is None:
             return None
         if len(self._kept) >= KEPT_GRAPHS:
@@ -336,7 +341,7 @@ class TlaTools:
         if entry is not None:
             result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],
                               launcher=entry["launcher"], cached=True, flags=tuple(tlc_flags))
-            return _too_large(result, entry.get("exceeded")), entry.get("dot")
+            return _too_large(result, entry.get("exceeded")), _entry_dot(entry)
         with stage(spec, cfg_text, self.library(spec)) as staged:
             assert staged.cfg is not None
             # The cfg is staged as MAIN.cfg beside MAIN.tla, where every TLC version looks by default
@@ -360,7 +365,7 @@ class TlaTools:
             # A run stopped by its time limit or a budget leaves a partial dump of no use.
             wanted = dump_graph and not run.timed_out and run.exceeded is None and dot_file.is_file()
             dot = dot_file.read_text("utf-8", "replace") if wanted else None
-        self._store(key, run, {"dot": dot, "exceeded": run.exceeded})
+        self._store(key, run, {**_stored_dot(dot), "exceeded": run.exceeded})
         result = classify(run.output, run.exit_code, run.timed_out, run.seconds, launcher=run.launcher,
                           flags=tuple(tlc_flags))
         return _too_large(result, run.exceeded), dot
@@ -401,7 +406,31 @@ def _entry_shape_ok(entry: dict[str, Any]) -> bool:
     return (isinstance(entry.get("output"), str) and (entry.get("exit_code") is None or
             (isinstance(entry["exit_code"], int) and not isinstance(entry["exit_code"], bool)))
             and number(entry.get("seconds")) and isinstance(entry.get("launcher", "fresh"), str)
-            and isinstance(entry.get("dot"), (str, type(None))) and entry.get("exceeded") in (None, "output", "graph"))
+            and isinstance(entry.get("dot"), (str, type(None))) and isinstance(entry.get("dot_zlib"), (str, type(None)))
+            and entry.get("exceeded") in (None, "output", "graph"))
+
+
+#: Dumps larger than this are stored compressed in the run cache (a 35 MB dump of a large graph takes
+#: about 3 MB compressed; most dumps are far smaller and stay plain text).
+COMPRESS_DOT_BYTES = 1 * MB
+
+
+def _stored_dot(dot: str | None) -> dict[str, str | None]:
+    """How a run's dump is stored in its cache entry: as is, or zlib-compressed and base64-encoded."""
+    if dot is None or len(dot) <= COMPRESS_DOT_BYTES:
+        return {"dot": dot}
+    return {"dot": None, "dot_zlib": base64.b64encode(zlib.compress(dot.encode("utf-8"), 1)).decode("ascii")}
+
+
+def _entry_dot(entry: dict[str, Any]) -> str | None:
+    """The dump a cache entry holds (None: none, or a compressed one that does not decode)."""
+    if entry.get("dot_zlib"):
+        try:
+            return zlib.decompress(base64.b64decode(entry["dot_zlib"])).decode("utf-8")
+        except (ValueError, zlib.error):
+            return None
+    dot = entry.get("dot")
+    return dot if isinstance(dot, str) else None
 
 
 def _too_large(result: TlcResult, exceeded: str | None) -> TlcResult:

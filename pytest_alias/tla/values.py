@@ -493,7 +493,8 @@ def parse_value(text: str) -> Value:
     return result
 
 
-_CONJUNCT_BREAK = re.compile(r"\n(?=[ \t]*/\\)")
+#: Where a state's next conjunct starts: a line that starts with ``/\\`` (values never contain one).
+CONJUNCT_BREAK = re.compile(r"\n(?=[ \t]*/\\)")
 
 
 def _parse_binding(text: str, conjunct: bool) -> tuple[str, Value]:
@@ -522,7 +523,7 @@ def parse_state(text: str, *, cache: dict[str, tuple[str, Value]] | None = None)
     if text.lstrip().startswith("/\\"):
         # A conjunct starts wherever a line starts with /\; values never
         # contain /\ and TLC escapes newlines inside strings.
-        pieces = _CONJUNCT_BREAK.split(text)
+        pieces = CONJUNCT_BREAK.split(text)
         conjunct = True
     else:
         pieces = [text]

@@ -15,7 +15,7 @@ from pytest_alias.grading import shortcuts
 from pytest_alias.grading.graphpass import reference_self_checked, within
 from pytest_alias.tasks.suites import load_suite
 from pytest_alias.tla.cfg import parse_cfg
-from pytest_alias.tla.graph import StateGraph
+from pytest_alias.tla.graph import LabelGraph, parse_dot_labels
 from pytest_alias.tla.runner import TlaTools
 from pytest_alias.tla.sidegraph import GRAPH_CAP, graphs_decide, keeps_graph, plain_check
 from pytest_alias.tla.specfiles import SpecFiles
@@ -185,9 +185,11 @@ def test_which_cfgs_let_the_graphs_decide(cfg: str, decides: bool) -> None:
     assert graphs_decide(parse_cfg(cfg)) is decides
 
 
-def _graph(states: dict[int, int], initial: set[int], edges: set[tuple[int, int]]) -> StateGraph:
-    return StateGraph(("x",), {sid: {"x": value} for sid, value in states.items()}, frozenset(initial),
-                      frozenset(edges))
+def _graph(states: dict[int, int], initial: set[int], edges: set[tuple[int, int]]) -> LabelGraph:
+    """A dump as TLC writes it, of a spec with variables x and y (y always 0), read by label."""
+    nodes = [f'{sid} [label="/\\\\ x = {value}\\n/\\\\ y = 0"{",style = filled" if sid in initial else ""}]'
+             for sid, value in states.items()]
+    return parse_dot_labels("\n".join(nodes + [f'{a} -> {b} [label=""];' for a, b in edges]) + "\n")
 
 
 def test_within_compares_values_not_ids_and_ignores_steps_that_change_nothing() -> None:
@@ -204,4 +206,26 @@ def test_a_dump_this_reader_cannot_parse_is_no_graph_not_an_error(tmp_path: Path
     tools = TlaTools(cache_dir=tmp_path)
     good = '1 [label="/\\\\ x = 1",style = filled]\n1 -> 1 [label="",color="black",fontcolor="black"];\n'
     assert tools._parsed(good) is not None  # noqa: SLF001 - the reader every kept graph goes through
-    assert tools._parsed('1 [label="/\\\\ x = 1 +",style = filled]\n') is None  # noqa: SLF001
+    assert tools._parsed('1 [label="/\\\\ x 1",style = filled]\n') is None  # noqa: SLF001 - no variable named
+    assert tools._parsed('1 [label="/\\\\ x = 1\\n/\\\\ x = 2",style = filled]\n') is None  # noqa: SLF001
+
+
+def test_labels_compare_states_whatever_order_tlc_prints_the_variables_in() -> None:
+    ref = parse_dot_labels('1 [label="/\\\\ x = 1\\n/\\\\ y = <<1,\\n  2>>",style = filled]\n'
+                           '2 [label="/\\\\ x = 2\\n/\\\\ y = <<>>"]\n1 -> 2 [label=""];\n')
+    reordered = parse_dot_labels('7 [label="/\\\\ y = <<1,\\n  2>>\\n/\\\\ x = 1",style = filled]\n'
+                                 '8 [label="/\\\\ y = <<>>\\n/\\\\ x = 2"]\n7 -> 8 [label=""];\n')
+    other = parse_dot_labels('7 [label="/\\\\ y = <<1, 2>>\\n/\\\\ x = 1",style = filled]\n')
+    assert ref.variables == reordered.variables == frozenset({"x", "y"})
+    assert within(reordered, ref) and within(ref, reordered) and not within(other, ref)
+
+
+def test_a_large_dump_is_stored_compressed_and_read_back_whole(tmp_path: Path) -> None:
+    from pytest_alias.tla import runner
+
+    big = "".join(f'{i} [label="/\\\\ x = {i}"]\n' for i in range(120_000))
+    assert len(big) > runner.COMPRESS_DOT_BYTES
+    stored = runner._stored_dot(big)  # noqa: SLF001
+    assert stored["dot"] is None and len(stored["dot_zlib"] or "") < len(big) // 3
+    assert runner._entry_dot(stored) == big and runner._stored_dot("small") == {"dot": "small"}  # noqa: SLF001
+    assert runner._entry_dot({"dot_zlib": "not base64 of zlib"}) is None  # noqa: SLF001 - a damaged entry: no graph
