@@ -21,6 +21,10 @@ Where the name check kept no graph of G (it stopped at a cfg name G lacks, say),
 the identity mapping keeps one instead: when it passes, its graph is G's whole graph under the same
 constants, and the reverse check is read off it as above.
 
+States are compared by their labels (see :class:`~pytest_alias.tla.graph.LabelGraph`): two states
+with the same label hold the same values, and a state whose label R's graph lacks leaves the check to
+TLC, so reading labels can only leave a check undecided, never decide one wrongly.
+
 Either way R's cfg must pass :func:`~pytest_alias.tla.sidegraph.graphs_decide` (no constraint,
 symmetry, view or alias, ordinary constant values: with ``<-`` the name check would use G's
 definition where the refinement checks use R's value), and the workspace must say that R passed its
