@@ -28,7 +28,7 @@ from .launcher import (EXPECTED_SECONDS, Launcher, ToolRun, ToolRunError, enviro
 from .library import needed_library
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
-from .streams import MB, budgets, graph_cap
+from .streams import GRAPH_CAP, MB, budgets, graph_cap
 from .tlc import TlcResult, classify
 from .toolchain import Toolchain, ToolchainError, find_toolchain
 
@@ -317,8 +317,6 @@ class TlaTools:
         when that run ended within the graph's cap: a check without a dump has its verdict, as the dump
         changes nothing TLC prints (a reference's verification keeps its graph, and a copy of the
         reference's name check then needs no TLC run of its own)."""
-        from .sidegraph import GRAPH_CAP
-
         with graph_cap(GRAPH_CAP):
             entry = self._cached(self._tlc_key(spec, cfg_text, tlc_flags, True, timeout))
         return entry if entry is not None and entry.get("exceeded") is None else None

@@ -15,17 +15,11 @@ from typing import TYPE_CHECKING
 from .. import switches
 from .cfg import Cfg, CfgError, parse_cfg
 from .specfiles import SpecFiles
+from .streams import GRAPH_CAP
 from .tlc import TlcResult
 
 if TYPE_CHECKING:
     from .runner import TlaTools
-
-#: The largest dump kept on the side of a check (about 65,000 states of a 16x16 grid, or far more small
-#: ones). Read by label (see :class:`~.graph.LabelGraph`), such a graph costs less than the refinement
-#: checks it can decide: measured on GameOfLife (65,536 states, a 35 MB dump), the dump added 1.1 s to
-#: a 9.2 s check and reading it took 1.6-2.2 s, where the identity mapping's forward and reverse
-#: checks took 21-29 s each. Dumps above 1 MB are stored compressed in the run cache.
-GRAPH_CAP = 48 * 1024 * 1024
 
 
 def graphs_decide(cfg: Cfg) -> bool:
