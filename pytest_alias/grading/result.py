@@ -61,6 +61,7 @@ class Evidence(TypedDict, total=False):
     leniency: list[str]
     leniency_notes: list[str]
     early_stop: dict[str, Any]  # the mappings the search skipped and why (shortcut: early_stop)
+    safety_first: dict[str, Any]  # forward checks run on R's safety part only (shortcut: early_stop)
     graph_filter: dict[str, Any]  # mappings the state graphs showed must fail, skipped (shortcut: graph_filter)
     reused: str  # the verdict was stored for the same module earlier (shortcut: dedupe)
     decided_by: str  # the parse grade's failure decided this grade (shortcut: cascade)

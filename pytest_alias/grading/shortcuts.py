@@ -16,7 +16,10 @@ The shortcuts, each verdict-preserving by construction:
   whose constant values make one of G's own ASSUMEs not TRUE, found without their checks by
   :mod:`.assume_probe`, once a violation has settled the reason; and mappings that have a constant
   stand for one of another arity (:func:`.mapping.arity_clash`: SANY rejects the substitution), once
-  any failure has settled the first-failure reason;
+  any failure has settled the first-failure reason; and where an earlier mapping's forward check fell
+  back to R's safety part (TLC cannot evaluate R's fairness), a later one, once the reason is settled,
+  checks that safety part first and the whole formula only if it passes (what fails on the safety
+  part fails on the whole formula);
 * ``graph_filter``: the mapping search skips mappings under which the reachable state graphs of R and
   G show that a check must fail, once that failure could no longer be the search's reason (see
   :mod:`.graphfilter`);

@@ -221,3 +221,46 @@ def test_mappings_with_a_constant_of_another_arity_are_skipped_once_a_failure_se
     assert not plain.passed and (fast.passed, fast.reason) == (plain.passed, plain.reason)
     assert [a["forward"] for a in plain.details["attempts"]] == ["property_violation"] * 2 + ["semantic_error"] * 4
     assert fast.details["early_stop"]["arity_skipped"] == 4 and fast_runs <= plain_runs - 4
+
+
+# Up leaves b and c unbound, so TLC cannot evaluate WF(Up) as a property of the forward check: every
+# mapping's forward check falls back to the safety part Init /\ [][Next]_vars (issue 22).
+UNEVALUABLE_FAIRNESS = """---- MODULE Trio ----
+EXTENDS Naturals
+VARIABLE a, b, c
+Init == a = 0 /\\ b = 0 /\\ c = 0
+Up == a < 2 /\\ a' = a + 1
+Next == (Up /\\ UNCHANGED <<b, c>>) \\/ (b < 1 /\\ b' = b + 1 /\\ UNCHANGED <<a, c>>)
+Spec == Init /\\ [][Next]_<<a, b, c>> /\\ WF_<<a, b, c>>(Up)
+====
+"""
+
+
+@pytest.mark.parametrize("graph_filter", [False, True], ids=["without-graph-filter", "all-shortcuts"])
+def test_once_the_reference_fairness_fell_back_failing_mappings_run_its_safety_part_only(
+        monkeypatch: pytest.MonkeyPatch, graph_filter: bool) -> None:
+    """After the first mapping's forward check fell back to R's safety part and found a violation, the
+    later mappings check the safety part first: one TLC run each instead of two, same verdict and reason."""
+    from pytest_alias.grading import behavior
+    from pytest_alias.tasks.model import Task
+
+    condition = Task("trio", "d", (("Trio", UNEVALUABLE_FAIRNESS),), "SPECIFICATION Spec\n").original()
+    output = UNEVALUABLE_FAIRNESS.replace("a < 2", "a < 3")  # a reaches 3: a violation under every mapping
+    if not graph_filter:  # the graph filter would skip most of these mappings without any TLC run
+        monkeypatch.setattr(behavior, "MIN_MAPPINGS", 10**6)
+    results = {}
+    for switch in ("off", "on"):
+        monkeypatch.setenv(shortcuts.ENV, switch)
+        tools = TlaTools(use_cache=False)
+        results[switch] = (behavior.grade_behavior(output, condition, tools, timeout=60), tools.launches["tlc"])
+    (plain, plain_runs), (fast, fast_runs) = results["off"], results["on"]
+    assert not plain.passed and (fast.passed, fast.reason) == (plain.passed, plain.reason)
+    assert plain.details["mappings_tried"] == 6
+    # Plainly, a mapping runs twice where TLC met the unbound fairness before a violation of the safety part.
+    doubled = [a for a in plain.details["attempts"][1:] if "fairness_unchecked" in a]
+    assert "fairness_unchecked" in plain.details["attempts"][0] and doubled
+    if not graph_filter:
+        assert fast.details["safety_first"]["checks"] == 5
+        assert fast_runs == plain_runs - len(doubled)
+    else:
+        assert fast_runs < plain_runs
