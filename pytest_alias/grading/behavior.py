@@ -396,22 +396,23 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
 
             check = build()
             limit = min(timeout, max(1.0, deadline - time.perf_counter()))
-            settled = (reverse_failure or own_failure or violation_failure) is not None
+            # R's safety part first (see forward_fallback); where it fails, that is the check's result.
             first = (_run(tools, build(safety=True), limit)
-                     if direction == "forward" and forward_fallback is not None and settled else None)
+                     if direction == "forward" and forward_fallback is not None
+                     and (reverse_failure or own_failure or violation_failure) is not None else None)
+            failed_first = first if first is not None and first[1] is not None else None
             if direction == "forward" and known is not None and known.wants_forward_graph():
                 # G's graph from this check may decide the reverse check (see graphpass).
                 result, gen_graph = tools.tlc_keeping_graph(check.spec, timeout=limit, cap=GRAPH_CAP, deadlock=False)
                 why = None if result.ok else explain_check(result, check, limit)
                 known.adopt(gen_graph)
-            elif first is not None and first[1] is not None:
-                # It fails on R's safety part, so on the whole formula too; the reason is settled already.
-                result, why = first
+            elif failed_first is not None:
+                result, why = failed_first
                 attempt.setdefault("fairness_unchecked", []).append(f"{forward_fallback} (checked first)")
                 safety_first += 1
             else:
                 result, why = _run(tools, check, limit)
-            fallback = (None if first is not None and first[1] is not None
+            fallback = (None if failed_first is not None
                         else fairness_fallback(direction, result, inputs.ref_formula, formula, fairness))
             if fallback is not None:  # TLC cannot evaluate the fairness as a property: its safety part instead
                 attempt.setdefault("fairness_unchecked", []).append(fallback)

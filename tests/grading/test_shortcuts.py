@@ -223,8 +223,9 @@ def test_mappings_with_a_constant_of_another_arity_are_skipped_once_a_failure_se
     assert fast.details["early_stop"]["arity_skipped"] == 4 and fast_runs <= plain_runs - 4
 
 
-# Up leaves b and c unbound, so TLC cannot evaluate WF(Up) as a property of the forward check: every
-# mapping's forward check falls back to the safety part Init /\ [][Next]_vars (issue 22).
+# Up leaves b and c unbound, so TLC cannot evaluate WF(Up) as a property of the forward check: a
+# mapping's forward check that meets it before a violation falls back to the safety part
+# Init /\ [][Next]_vars (issue 22), and so runs twice.
 UNEVALUABLE_FAIRNESS = """---- MODULE Trio ----
 EXTENDS Naturals
 VARIABLE a, b, c
@@ -240,7 +241,8 @@ Spec == Init /\\ [][Next]_<<a, b, c>> /\\ WF_<<a, b, c>>(Up)
 def test_once_the_reference_fairness_fell_back_failing_mappings_run_its_safety_part_only(
         monkeypatch: pytest.MonkeyPatch, graph_filter: bool) -> None:
     """After the first mapping's forward check fell back to R's safety part and found a violation, the
-    later mappings check the safety part first: one TLC run each instead of two, same verdict and reason."""
+    later mappings check the safety part first: the ones the plain search runs twice run once, with the
+    same verdict and reason."""
     from pytest_alias.grading import behavior
     from pytest_alias.tasks.model import Task
 
