@@ -332,7 +332,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # Why an earlier mapping's forward check fell back to R's safety part (TLC could not evaluate R's
     # fairness), once one did (early stop). A forward check that fails on the safety part fails on the
     # whole formula too, so once the reason is settled, later mappings check the safety part first and
-    # the whole formula only where that passes: one TLC run instead of two for each failing mapping.
+    # the whole formula only where that passes: one TLC run instead of two for each failing mapping
+    # whose whole-formula check would have stopped on that fairness too.
     forward_fallback: str | None = None
     safety_first = 0
     for tried, mapping in enumerate(mappings, 1):
