@@ -221,9 +221,23 @@ class TlaTools:
 
     def cached_tlc_seconds(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT) -> float | None:
         """The seconds a cached plain TLC check of ``spec`` (its cfg, one worker, deadlock checked) took,
-        or None when none is cached; never runs TLC."""
+        or None when none is cached; never runs TLC. The same check run with its graph kept on the side
+        counts (a reference's verification keeps one; its seconds include the dump)."""
         entry = self._cached_plain_check(spec, timeout, dump_graph=False)
+        if entry is None:
+            entry = self._kept_graph_entry(spec, timeout, GRAPH_CAP)
         return float(entry["seconds"]) if entry is not None else None
+
+    def graph_kept(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT, cap: int) -> bool:
+        """Whether a cached :meth:`check_keeping_graph` run of ``spec`` kept its graph within ``cap``
+        (read from the cache entry alone: never runs TLC, never parses the graph)."""
+        return self._kept_graph_entry(spec, timeout, cap) is not None
+
+    def _kept_graph_entry(self, spec: SpecFiles, timeout: float, cap: int) -> dict[str, Any] | None:
+        """The cache entry of a :meth:`check_keeping_graph` run of ``spec`` that its cap did not stop."""
+        with graph_cap(cap):
+            entry = self._cached_plain_check(spec, timeout, dump_graph=True)
+        return entry if entry is not None and not entry.get("exceeded") else None
 
     def _cached_plain_check(self, spec: SpecFiles, timeout: float, *, dump_graph: bool) -> dict[str, Any] | None:
         """The cache entry of a plain check of ``spec`` (its cfg, one worker, deadlock checked), or None."""
@@ -257,7 +271,9 @@ class TlaTools:
         with graph_cap(cap):
             result, dot = self._tlc(spec, workers=1, deadlock=deadlock, timeout=timeout, dump_graph=True, flags=())
         if result.status == "too_large":  # the cap (or the output budget, which a plain run meets again)
-            return self.tlc(spec, timeout=timeout, deadlock=deadlock), None
+            # The plain run explores at least as far as the one the cap stopped: at least as long.
+            with self.expecting(max(result.seconds, EXPECTED_SECONDS.get() or 0.0)):
+                return self.tlc(spec, timeout=timeout, deadlock=deadlock), None
         return result, (self._parsed(dot) if parse and dot and result.ok else None)
 
     def _parsed(self, dot: str) -> LabelGraph | None:

@@ -159,6 +159,71 @@ def test_a_capped_dump_never_changes_the_verdict(tmp_path: Path) -> None:
     assert kept is not None and len(kept[1].states) == plain.distinct_states
 
 
+def _recording_tlc(tools: TlaTools, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool, float, float | None]]:
+    """Every TLC run ``tools`` makes from now on: (main module's first line, dumped, seconds, expected seconds)."""
+    from pytest_alias.tla.launcher import EXPECTED_SECONDS
+
+    seen: list[tuple[str, bool, float, float | None]] = []
+    real = tools._tlc
+
+    def recording(spec: SpecFiles, **options: Any) -> Any:
+        result, dot = real(spec, **options)
+        seen.append((spec.modules[spec.main].splitlines()[0], options["dump_graph"], result.seconds,
+                     EXPECTED_SECONDS.get()))
+        return result, dot
+
+    monkeypatch.setattr(tools, "_tlc", recording)
+    return seen
+
+
+def test_a_check_that_kept_its_graph_says_how_long_its_tasks_checks_take(tmp_path: Path) -> None:
+    """The quick tier is skipped by the reference check's seconds, also when that check kept its graph
+    (a reference's verification does): no cached plain check is needed beside it."""
+    tools = TlaTools(cache_dir=tmp_path)
+    spec = _task("die-hard").original().spec()
+    assert tools.cached_tlc_seconds(spec, timeout=60) is None and not tools.graph_kept(spec, timeout=60, cap=GRAPH_CAP)
+    kept = tools.check_keeping_graph(spec, timeout=60, cap=GRAPH_CAP)
+    assert tools.graph_kept(spec, timeout=60, cap=GRAPH_CAP) and not tools.graph_kept(spec, timeout=60, cap=200)
+    assert tools.cached_tlc_seconds(spec, timeout=60) == pytest.approx(kept.seconds)
+    assert tools.launches["tlc"] == 1
+
+
+def test_the_plain_run_after_a_capped_dump_expects_at_least_its_seconds(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    tools = TlaTools(cache_dir=tmp_path)
+    spec = _task("die-hard").original().spec()
+    seen = _recording_tlc(tools, monkeypatch)
+    result = tools.check_keeping_graph(spec, timeout=60, cap=200)  # far below die-hard's graph
+    assert result.ok and [dumped for _, dumped, _, _ in seen] == [True, False]
+    (_, _, capped_seconds, _), (_, _, _, expected) = seen
+    assert expected == capped_seconds and not tools.graph_kept(spec, timeout=60, cap=200)
+
+
+@pytest.mark.parametrize("cap", [GRAPH_CAP, 200])
+def test_a_renamed_copy_keeps_its_graph_only_where_the_original_did(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     cap: int) -> None:
+    """The copy has the original's state space (and names of the same lengths): where the cap stopped the
+    original's dump, the copy runs without one; either way its check expects the original's seconds."""
+    from pytest_alias.cir import verify
+    from pytest_alias.cir.rename import random_renaming
+    from pytest_alias.tla import sidegraph
+
+    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setattr(verify, "GRAPH_CAP", cap)
+    monkeypatch.setattr(sidegraph, "GRAPH_CAP", cap)
+    tools = TlaTools(cache_dir=tmp_path)
+    task = _task("die-hard")
+    renaming = random_renaming(task.module_map, task.cfg, 2026)
+    seen = _recording_tlc(tools, monkeypatch)
+    result = verify.verify_renaming(task.module_map, task.cfg, renaming.modules, renaming.cfg, tools=tools, timeout=60)
+    assert result.verified, result.failure
+    original = [run for run in seen if run[0] == task.module_map[task.main].splitlines()[0]]
+    renamed = seen[len(original):]
+    assert [dumped for _, dumped, _, _ in original] == ([True] if cap == GRAPH_CAP else [True, False])
+    assert [dumped for _, dumped, _, _ in renamed] == [cap == GRAPH_CAP]
+    assert renamed[0][3] == pytest.approx(original[-1][2])
+
+
 def test_a_check_without_a_dump_reads_the_verdict_of_the_same_check_that_kept_its_graph(tmp_path: Path) -> None:
     """A reference's verification keeps its graph; the name check of a copy of it runs no TLC."""
     tools = TlaTools(cache_dir=tmp_path)
