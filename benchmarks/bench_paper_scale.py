@@ -97,6 +97,8 @@ def pytest_sessionfinish(session):
         if "launcher" in tools.__dict__ and hasattr(tools.launcher, "server_starts"):
             counts["jvm_starts"] = tools.launcher.server_starts
             counts["jvm_start_s"] = round(tools.launcher.server_start_seconds, 1)
+            counts["quick_retries"] = getattr(tools.launcher, "quick_retries", 0)
+            counts["quick_retry_s"] = round(getattr(tools.launcher, "quick_retry_seconds", 0.0), 1)
     if FIRST_VERDICT:
         counts["setup_s"] = round(FIRST_VERDICT[0], 1)
     with open(os.environ["ALIAS_BENCH_LAUNCHES"], "a") as handle:
@@ -267,7 +269,8 @@ def figures(arm: dict[str, Any], kinds: dict[tuple[str, str, int], str]) -> dict
         "s_per_output_kind": {k: round(s, 1) for k, s in per_kind.most_common()},
         "name_tlc_s": round(sum(e.get("details", {}).get("tlc_seconds") or 0.0 for g, e in verdicts if g == "name"), 1),
         "seconds_per_stage": _stages(records, arm["launches"]),
-        "launches": {k: v for k, v in arm["launches"].items() if k in ("sany", "tlc", "jvm_starts")},
+        "launches": {k: v for k, v in arm["launches"].items()
+                     if k in ("sany", "tlc", "jvm_starts", "quick_retries", "quick_retry_s")},
         "cache_hits": dict(hits),
         "peak_rss_mb_largest_process_so_far": round(arm["peak_rss_mb"]),
         "slowest": [(r["id"], r["timings"]["grading_s"]) for r in slowest],
@@ -282,6 +285,15 @@ def _stages(records: list[dict[str, Any]], counted: dict[str, Any]) -> dict[str,
     grading = sum(r["timings"]["grading_s"] for r in records)
     return {"setup_before_first_verdict": counted.get("setup_s", 0.0), "sany": round(sany, 1), "tlc": round(tlc, 1),
             "jvm_start": counted.get("jvm_start_s", 0.0), "python_and_cache": round(grading - sany - tlc, 1)}
+
+
+def item_rows(records: list[dict[str, Any]], kinds: dict[tuple[str, str, int], str]) -> list[dict[str, Any]]:
+    """One row per item for ``--json`` (where a run's time went, item by item): its kind, grading, SANY
+    and TLC seconds, and each grade's pass/fail and seconds."""
+    return [{"id": r["id"], "kind": kinds.get((r["task"], r["condition"], r["sample"]), "?"),
+             **{key: round(r["timings"].get(key, 0.0), 2) for key in ("grading_s", "sany_s", "tlc_s")},
+             "grades": {g: [e.get("passed"), round(e.get("seconds", 0.0), 2)] for g, e in r["grades"].items()}}
+            for r in records]
 
 
 def differences(off: list[dict[str, Any]], on: list[dict[str, Any]], *, passed_only: bool = False) -> list[str]:
@@ -371,8 +383,10 @@ def main() -> int:
     for line in diff[:20]:
         print("  " + line)
     if args.json:
+        items = {name: item_rows(arm["records"], kinds) for name, arm in arms.items()}
         args.json.write_text(json.dumps({"tasks": chosen, "mix": dict(mix), "arms": results, "ratio": ratio,
-                                         "differences": diff, "differences_from_before": before_diff}, indent=1))
+                                         "differences": diff, "differences_from_before": before_diff,
+                                         "items": items}, indent=1))
     return 1 if diff else 0
 
 

@@ -122,3 +122,18 @@ def split_modules(text: str | bytes) -> list[ModuleSpan]:
         start, end = _byte_to_char_offsets(data, [s.start, s.end])
         out.append(ModuleSpan(s.name, start, end, s.complete))
     return out
+
+
+def significant_text(text: str) -> str:
+    """``text`` as SANY and TLC read it, for a cache key: without what follows its first module's
+    ``====`` footer where that is only whitespace and ``\\*`` line comments (the Toolbox's modification
+    history), ending with one newline, so a module and its copy taken out of a model's answer share a
+    key. Anything else after the footer, or a module without one, leaves ``text`` as it is."""
+    spans = split_modules(text)
+    if not spans or not spans[0].complete:
+        return text
+    end = spans[0].end
+    tail = text[end:].splitlines()
+    if any(line.strip() and not line.lstrip().startswith("\\*") for line in tail):
+        return text
+    return text[:end] + "\n"

@@ -26,6 +26,7 @@ from .graph import LabelGraph, StateGraph, parse_dot, parse_dot_labels
 from .launcher import (EXPECTED_SECONDS, Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap,
                        machine_fault)
 from .library import needed_library
+from .modsplit import significant_text
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
 from .streams import GRAPH_CAP, MB, budgets, graph_cap
@@ -162,8 +163,8 @@ class TlaTools:
 
     def _digest(self, spec: SpecFiles) -> dict[str, str]:
         """The digest of every module a run stages, library modules included, so a change to a
-        library module misses old cache entries."""
-        return files_digest({**self.library(spec), **spec.modules})
+        library module misses old cache entries (each as SANY reads it: see :func:`significant_text`)."""
+        return files_digest({name: significant_text(text) for name, text in {**self.library(spec), **spec.modules}.items()})
 
     # ------------------------------------------------------------------ SANY
 

@@ -422,3 +422,25 @@ def _jvms_under(folder: Path) -> list[str]:
         if str(folder) in _cmdline(pid) or cwd.startswith(str(folder)):
             mine.append(pid)
     return mine
+
+
+def test_a_module_and_its_copy_without_the_trailing_comments_share_their_runs(tmp_path: Path) -> None:
+    """What follows a module's ``====`` when it is only line comments (the Toolbox's modification
+    history) is read by neither tool: a copy taken out of a model's answer reuses the original's SANY
+    and TLC runs. Other text after the footer keeps the runs apart."""
+    from pytest_alias.grading.extract import extract_module
+
+    tools = TlaTools(cache_dir=tmp_path)
+    spec = counter(CFG)
+    main = spec.modules[spec.main].rstrip("\n") + "\n\\* Modification History\n\\* Created by someone\n\n"
+    original = SpecFiles(spec.main, {**spec.modules, spec.main: main}, CFG)
+    first = tools.tlc(original, timeout=60), tools.sany(original)
+    copied = extract_module(f"Here it is:\n```tla\n{main}```\n").text
+    assert copied is not None and copied != main
+    copy = SpecFiles(spec.main, {**spec.modules, spec.main: copied}, CFG)
+    again = tools.tlc(copy, timeout=60), tools.sany(copy)
+    assert tools.launches["tlc"] == 1 and tools.launches["sany"] == 1 and again[0].cached and again[1].cached
+    assert (again[0].status, again[0].distinct_states, again[1].ok) == (first[0].status, first[0].distinct_states,
+                                                                        first[1].ok)
+    other = SpecFiles(spec.main, {**spec.modules, spec.main: copied + "Not a comment\n"}, CFG)
+    assert not tools.tlc(other, timeout=60).cached and tools.launches["tlc"] == 2
