@@ -5,6 +5,7 @@ the tree-sitter parse (:mod:`.syntax`) then reads each module found here."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -124,6 +125,7 @@ def split_modules(text: str | bytes) -> list[ModuleSpan]:
     return out
 
 
+@functools.lru_cache(maxsize=512)  # every run's cache key reads each of its modules: the same texts again and again
 def significant_text(text: str) -> str:
     """``text`` as SANY and TLC read it, for a cache key: without what follows its first module's
     ``====`` footer where that is only whitespace and ``\\*`` line comments (the Toolbox's modification
