@@ -14,9 +14,12 @@ conjunct's value. A conjunct whose evaluation fails stops the run, which TLC nam
 it counts as failed, and a later run goes on from there. A part is *doomed* when one of its conjuncts
 is not TRUE: TLC evaluates the same assumption on the same values when the forward check starts, and a
 conjunction with a FALSE or failing conjunct is not TRUE, so that check fails before any state.
-Nothing is said where a value is not a plain cfg value (bound through a definition, module-scoped, an
-operator) or a constant of G gets none; assumptions of G's other modules are not read (they can only
-add failures).
+A conjunct is not evaluated where a constant it depends on has no plain cfg value (bound through a
+definition, module-scoped, an operator) or gets none; the others are, with such constants bound to
+stand-ins they never read (a model value, or an operator of the constant's arity). Where the cfg
+overrides a definition, a conjunct that names a definition is not evaluated either (the probe would
+read the definition, the forward check its override). Assumptions of G's other modules are not read
+(they can only add failures).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from ..tla.syntax import parse_module, parse_tree
 from ..tla.values import Bool, parse_value
 from .bindings import bound_cfg
 from .extended import ExtendedInputs
-from .mapping import NameMapping
+from .mapping import NameMapping, constant_arities
 from .refinement import gen_constants_cfg, with_definitions
 
 #: One constant part of a mapping: (R's constant, G's constant) pairs.
@@ -115,23 +118,39 @@ def _expression(value: Value) -> str | None:
     return None  # a tuple: TLC's cfg reader takes none, so such a cfg fails the same way everywhere
 
 
-def _substitutions(inputs: ExtendedInputs, part: Part) -> tuple[dict[str, str], set[str]] | None:
-    """G's constant → the expression the forward check's cfg gives it under ``part``, and the model
-    values used; None where a value is not a plain cfg value or a constant of G gets none."""
+@dataclass(frozen=True)
+class PartValues:
+    """What the forward check's cfg gives G's constants under one constant part: the plain values (as
+    TLA+ expressions of the probe), the model values they use, the constants with no plain value, and
+    whether the cfg also overrides a definition."""
+
+    values: dict[str, str]
+    model_values: frozenset[str]
+    unknown: frozenset[str]
+    overrides: bool
+
+
+def _part_values(inputs: ExtendedInputs, part: Part) -> PartValues:
+    """G's constants' values in the forward check's cfg under ``part`` (see :class:`PartValues`)."""
     cfg = gen_constants_cfg(bound_cfg(inputs.ref_cfg, inputs.bindings, inputs.prefix), NameMapping((), part))
+    constants = set(inputs.gen_decl.constants)
     values: dict[str, str] = {}
     model_values: set[str] = set()
+    unknown: set[str] = set()
+    overrides = False
     for entry in cfg.constants:
-        if entry.op != "=" or entry.params or entry.module is not None or entry.parsed is None or "!" in entry.name:
-            return None
-        expression = _expression(entry.parsed)
-        if expression is None:
-            return None
+        if entry.name not in constants or entry.module is not None:
+            overrides = True  # a definition's override (or one scoped to a module): what it replaces is not read
+            continue
+        parsed = entry.parsed if entry.op == "=" and not entry.params else None
+        expression = _expression(parsed) if parsed is not None else None
+        if parsed is None or expression is None:
+            unknown.add(entry.name)
+            continue
         values[entry.name] = expression
-        model_values.update(model_values_in(entry.parsed))
-    if set(inputs.gen_decl.constants) - set(values):
-        return None
-    return {name: values[name] for name in inputs.gen_decl.constants}, model_values
+        model_values.update(model_values_in(parsed))
+    unknown |= constants - set(values)
+    return PartValues(values, frozenset(model_values), frozenset(unknown), overrides)
 
 
 class AssumptionProbe:
@@ -156,10 +175,9 @@ class AssumptionProbe:
     def _depends(self) -> list[list[str]]:
         """The constants each conjunct depends on: those it names, or all where it names a definition of
         G's modules or reaches into an instance (``I!Op``)."""
-        defined = {d.name for text in self.inputs.gen_spec.modules.values() for d in parse_module(text).definitions}
         constants = set(self.inputs.gen_decl.constants)
-        return [sorted(constants if c.names & defined or "!" in c.text else c.names & constants)
-                for c in self._conjuncts]
+        return [sorted(constants if whole else c.names & constants)
+                for c, whole in zip(self._conjuncts, self._names_definition)]
 
     @functools.cached_property
     def _modules(self) -> dict[str, str]:
@@ -180,13 +198,41 @@ class AssumptionProbe:
             verdict = self._verdict(part)
         return bool(verdict)
 
+    @functools.cached_property
+    def _names_definition(self) -> list[bool]:
+        """Per conjunct: whether it names a definition of G's modules or reaches into an instance."""
+        defined = {d.name for text in self.inputs.gen_spec.modules.values() for d in parse_module(text).definitions}
+        return [bool(c.names & defined) or "!" in c.text for c in self._conjuncts]
+
     def _plan(self, part: Part) -> tuple[list[Unit], dict[str, str], set[str]] | None:
+        """The evaluations ``part`` can be probed by, the substitutions for G's constants (stand-ins
+        where a value is unknown) and the model values used; None where no conjunct can be evaluated."""
         if part not in self._parts:
-            found = _substitutions(self.inputs, part)
-            self._parts[part] = None if found is None else (
-                [(i, tuple((c, found[0][c]) for c in depends)) for i, depends in enumerate(self._depends)],
-                found[0], found[1])
+            found = _part_values(self.inputs, part)
+            if any(self._arities.get(name, 0) for name in found.values):
+                # An operator constant given a value: SANY rejects the check (see mapping.arity_clash).
+                self._parts[part] = None
+                return None
+            units = [(i, tuple((c, found.values[c]) for c in depends)) for i, depends in enumerate(self._depends)
+                     if not (found.unknown & set(depends)) and not (found.overrides and self._names_definition[i])]
+            substitutions = {name: found.values.get(name) or self._stand_in(name) for name in self.inputs.gen_decl.constants}
+            model_values = set(found.model_values) | ({self._unknown} if found.unknown else set())
+            self._parts[part] = (units, substitutions, model_values) if units else None
         return self._parts[part]
+
+    @functools.cached_property
+    def _unknown(self) -> str:
+        """The model value that stands for a constant whose value the probe does not know."""
+        return f"{self.inputs.prefix}Unknown"
+
+    @functools.cached_property
+    def _arities(self) -> dict[str, int]:
+        return constant_arities(self.inputs.gen_spec.modules, self.inputs.gen_spec.main)
+
+    def _stand_in(self, constant: str) -> str:
+        """What the probe binds ``constant`` to when its value is not known: no evaluation reads it."""
+        arity = self._arities.get(constant, 0)
+        return f"{self.inputs.prefix}Any{arity}" if arity else self._unknown
 
     def _verdict(self, part: Part) -> bool | None:
         """True: doomed; False: every assumption TRUE, or not probeable; None: not known yet."""
@@ -215,7 +261,8 @@ class AssumptionProbe:
             return False
         units = list(batch.items())
         self.runs += 1
-        module, text, first_line = _probe_module(self.inputs, units, model_values)
+        arities = sorted({arity for arity in self._arities.values() if arity})
+        module, text, first_line = _probe_module(self.inputs, units, model_values, arities)
         p = self.inputs.prefix
         cfg = "".join(f"CONSTANT {value} = {value}\n" for value in sorted(model_values))
         cfg += f"INIT {p}ProbeInit\nNEXT {p}ProbeNext\n"
@@ -254,8 +301,9 @@ def _printed(output: str) -> dict[int, bool] | None:
 
 
 def _probe_module(inputs: ExtendedInputs, units: list[tuple[Unit, dict[str, str]]],
-                  model_values: set[str]) -> tuple[str, str, int]:
-    """The probe module's name, text and the line of its first ASSUME (one ASSUME per line after it)."""
+                  model_values: set[str], operator_arities: list[int]) -> tuple[str, str, int]:
+    """The probe module's name, text and the line of its first ASSUME (one ASSUME per line after it);
+    ``operator_arities``: those of G's operator constants, each with a stand-in defined."""
     p, gen = inputs.prefix, inputs.gen_spec.main
     variables = inputs.gen_decl.variables
     digest = hashlib.sha256(repr((units, sorted(inputs.gen_spec.modules.items()))).encode()).hexdigest()[:10]
@@ -264,6 +312,9 @@ def _probe_module(inputs: ExtendedInputs, units: list[tuple[Unit, dict[str, str]
     if model_values:
         lines.append(f"CONSTANTS {', '.join(sorted(model_values))}")
     lines.append(f"VARIABLES {', '.join(variables)}")
+    for arity in operator_arities:  # stand-ins for operator constants (see AssumptionProbe._stand_in)
+        params = ", ".join(f"{p}A{i}" for i in range(arity))
+        lines.append(f"{p}Any{arity}({params}) == FALSE")
     for i, (_, values) in enumerate(units):
         substitutions = ", ".join(f"{name} <- {value}" for name, value in values.items())
         lines.append(f"{p}P{i} == INSTANCE {gen}" + (f" WITH {substitutions}" if substitutions else ""))

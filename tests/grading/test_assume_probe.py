@@ -102,3 +102,36 @@ def test_a_builtin_task_with_an_assume_over_several_constants(tmp_path: Any, mon
     assert not plain.passed and (short.passed, short.reason) == (plain.passed, plain.reason)
     _assert_doomed_parts_stop_at_start_up(plain, doomed)
     assert short_runs < plain_runs
+
+
+#: QUORUM with an operator constant bound through a definition (``Tag <- TagDef``), as Toolbox models
+#: bind them: the probe cannot give ``Tag`` a value, but no assumption names it, so the others are probed.
+QUORUM_OP = (QUORUM.replace("CONSTANTS Nodes, Vals, Quorums, Max", "CONSTANTS Nodes, Vals, Quorums, Max, Tag(_)")
+             .replace("VARIABLES chosen, votes", "TagDef(v) == v\nVARIABLES chosen, votes")
+             .replace("@ \\cup {v}", "@ \\cup {Tag(v)}"))
+QUORUM_OP_TASK = Task("quorum-op", "votes and quorums, tagged", {"Quorum": QUORUM_OP},
+                      cfg=QUORUM_TASK.cfg.replace("  Max = 1\n", "  Max = 1\n  Tag <- TagDef\n"))
+
+
+def test_parts_are_probed_around_an_operator_constant(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "Tag(v)" in QUORUM_OP and "Tag <- TagDef" in (QUORUM_OP_TASK.cfg or "")
+    wrong = QUORUM_OP.replace("Cardinality(votes[n]) < Max", "Cardinality(votes[n]) < Max + 1")
+    plain, short, plain_runs, short_runs, doomed = _graded_both_ways(wrong, QUORUM_OP_TASK, tmp_path, monkeypatch)
+    assert not plain.passed and (short.passed, short.reason) == (plain.passed, plain.reason)
+    _assert_doomed_parts_stop_at_start_up(plain, doomed)
+    assert short.details["early_stop"]["assumption_skipped"] >= len(doomed) > 5
+    assert short_runs < plain_runs / 2, (short_runs, plain_runs)
+
+
+def test_a_conjunct_naming_an_overridden_definition_is_not_probed(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Max < Limit`` is FALSE as written but TRUE under the cfg's ``Limit = 5``: read without the
+    override it would doom the part of the one mapping that passes (G swaps two constants' names)."""
+    text = QUORUM.replace("ASSUME /\\ Quorums", "Limit == 0\nASSUME /\\ Max < Limit\n       /\\ Quorums")
+    task = Task("quorum-limit", "votes", {"Quorum": text}, cfg=(QUORUM_TASK.cfg or "") + "CONSTANT Limit = 5\n")
+    swapped = text.replace("Nodes", "AliasTmp").replace("Vals", "Nodes").replace("AliasTmp", "Vals")
+    assert "Max < Limit" in text and swapped != text
+    plain, short, plain_runs, short_runs, doomed = _graded_both_ways(swapped, task, tmp_path, monkeypatch)
+    assert plain.passed, plain.reason
+    assert (short.passed, short.reason) == (plain.passed, plain.reason)
+    swapped_part = tuple(sorted(short.details["mapping"]["constants"].items()))
+    assert swapped_part not in {tuple(sorted(part)) for part in doomed}
