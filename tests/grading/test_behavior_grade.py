@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from pathlib import Path
 
 import pytest
 
@@ -50,6 +52,29 @@ def test_reference_passes_against_itself(tasks: dict[str, Task], task_id: str) -
     assert result.grade == "behavior"
     assert result.details["mode"] == "paper"
     assert result.details["mapping"]["variables"]  # the winning mapping is recorded
+
+
+def test_a_copy_without_the_modification_history_reuses_the_self_checks_runs(tasks: dict[str, Task],
+                                                                             tmp_path: Path) -> None:
+    """The self-check grades the reference's own text; a model's copy of it is cut at the footer, so
+    it lacks the Toolbox's modification history. Its refinement checks are the self-check's, named
+    alike, and come from the run cache: no TLC run of its own."""
+    from pytest_alias.grading.extract import extract_module
+    from pytest_alias.tla.runner import TlaTools
+
+    task = tasks["bounded-fifo"]
+    original = task.original()
+    text = reference(original).rstrip("\n") + "\n\\* Modification History\n\\* Created by someone\n"
+    condition = dataclasses.replace(original, modules=tuple((name, text if name == original.main else body)
+                                                            for name, body in original.modules))
+    tools = TlaTools(cache_dir=tmp_path)
+    own = grade_behavior(text, condition, tools, timeout=60)  # what the self-check runs
+    runs = tools.launches["tlc"]
+    copy = extract_module(f"Here it is:\n```tla\n{text}```\n").text
+    assert copy is not None and copy != text and own.passed and runs >= 2
+    again = grade_behavior(f"```tla\n{copy}```", condition, tools, timeout=60)
+    assert again.passed and again.details["mapping"] == own.details["mapping"]
+    assert tools.launches["tlc"] == runs
 
 
 @pytest.mark.parametrize("task_id", ["hour-clock", "bounded-fifo"])
