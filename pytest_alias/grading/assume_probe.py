@@ -16,9 +16,9 @@ is not TRUE: TLC evaluates the same assumption on the same values when the forwa
 conjunction with a FALSE or failing conjunct is not TRUE, so that check fails before any state.
 A conjunct is not evaluated where a constant it depends on has no plain cfg value (bound through a
 definition, module-scoped, an operator) or gets none; the others are, with such constants bound to
-stand-ins they never read (a model value, or an operator of the constant's arity). Where the cfg
-overrides a definition, a conjunct that names a definition is not evaluated either (the probe would
-read the definition, the forward check its override). Assumptions of G's other modules are not read
+stand-ins they never read (a model value, or an operator of the constant's arity). Nor is one that
+names something the cfg overrides, or a definition where the cfg overrides any (the probe would read
+what the forward check replaces). Assumptions of G's other modules are not read
 (they can only add failures).
 """
 
@@ -122,12 +122,13 @@ def _expression(value: Value) -> str | None:
 class PartValues:
     """What the forward check's cfg gives G's constants under one constant part: the plain values (as
     TLA+ expressions of the probe), the model values they use, the constants with no plain value, and
-    whether the cfg also overrides a definition."""
+    the other names the cfg gives a value (definitions it overrides, standard ones such as ``Nat``
+    included)."""
 
     values: dict[str, str]
     model_values: frozenset[str]
     unknown: frozenset[str]
-    overrides: bool
+    overridden: frozenset[str]
 
 
 def _part_values(inputs: ExtendedInputs, part: Part) -> PartValues:
@@ -137,10 +138,10 @@ def _part_values(inputs: ExtendedInputs, part: Part) -> PartValues:
     values: dict[str, str] = {}
     model_values: set[str] = set()
     unknown: set[str] = set()
-    overrides = False
+    overridden: set[str] = set()
     for entry in cfg.constants:
         if entry.name not in constants or entry.module is not None:
-            overrides = True  # a definition's override (or one scoped to a module): what it replaces is not read
+            overridden.add(entry.name.rsplit("!", 1)[-1])  # what it replaces, the probe would not read
             continue
         parsed = entry.parsed if entry.op == "=" and not entry.params else None
         expression = _expression(parsed) if parsed is not None else None
@@ -150,7 +151,7 @@ def _part_values(inputs: ExtendedInputs, part: Part) -> PartValues:
         values[entry.name] = expression
         model_values.update(model_values_in(parsed))
     unknown |= constants - set(values)
-    return PartValues(values, frozenset(model_values), frozenset(unknown), overrides)
+    return PartValues(values, frozenset(model_values), frozenset(unknown), frozenset(overridden))
 
 
 class AssumptionProbe:
@@ -214,11 +215,16 @@ class AssumptionProbe:
                 self._parts[part] = None
                 return None
             units = [(i, tuple((c, found.values[c]) for c in depends)) for i, depends in enumerate(self._depends)
-                     if not (found.unknown & set(depends)) and not (found.overrides and self._names_definition[i])]
+                     if not (found.unknown & set(depends) or self._reads_override(i, found.overridden))]
             substitutions = {name: found.values.get(name) or self._stand_in(name) for name in self.inputs.gen_decl.constants}
             model_values = set(found.model_values) | ({self._unknown} if found.unknown else set())
             self._parts[part] = (units, substitutions, model_values) if units else None
         return self._parts[part]
+
+    def _reads_override(self, index: int, overridden: frozenset[str]) -> bool:
+        """Whether conjunct ``index`` may read a name the cfg overrides: it names one, or it names a
+        definition (which may)."""
+        return bool(overridden) and (bool(self._conjuncts[index].names & overridden) or self._names_definition[index])
 
     @functools.cached_property
     def _unknown(self) -> str:
