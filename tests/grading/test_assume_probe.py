@@ -84,11 +84,28 @@ def _assert_doomed_parts_stop_at_start_up(plain: Any, doomed: set[Any]) -> None:
         assert statuses[part] <= {"assumption_failure", "crash"}, (part, statuses[part])
 
 
-def test_doomed_parts_are_skipped_with_the_plain_verdict(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    plain, short, plain_runs, short_runs, doomed = _graded_both_ways(QUORUM_WRONG, QUORUM_TASK, tmp_path, monkeypatch)
+#: QUORUM with an operator constant bound through a definition (``Tag <- TagDef``), as Toolbox models
+#: bind them: the probe cannot give ``Tag`` a value, but no assumption names it, so the others are probed.
+QUORUM_OP = (QUORUM.replace("CONSTANTS Nodes, Vals, Quorums, Max", "CONSTANTS Nodes, Vals, Quorums, Max, Tag(_)")
+             .replace("VARIABLES chosen, votes", "TagDef(v) == v\nVARIABLES chosen, votes")
+             .replace("@ \\cup {v}", "@ \\cup {Tag(v)}"))
+QUORUM_OP_TASK = Task("quorum-op", "votes and quorums, tagged", {"Quorum": QUORUM_OP},
+                      cfg=(QUORUM_TASK.cfg or "").replace("  Max = 1\n", "  Max = 1\n  Tag <- TagDef\n"))
+QUORUM_OP_WRONG = QUORUM_OP.replace("Cardinality(votes[n]) < Max", "Cardinality(votes[n]) < Max + 1")
+
+
+def test_the_operator_variant_uses_its_operator() -> None:
+    assert "Tag(v)" in QUORUM_OP and "Tag <- TagDef" in (QUORUM_OP_TASK.cfg or "") and QUORUM_OP_WRONG != QUORUM_OP
+
+
+@pytest.mark.parametrize(("output", "task", "least"), [(QUORUM_WRONG, QUORUM_TASK, 10), (QUORUM_OP_WRONG, QUORUM_OP_TASK, 5)],
+                         ids=["plain-values", "operator-constant"])
+def test_doomed_parts_are_skipped_with_the_plain_verdict(output: str, task: Task, least: int, tmp_path: Any,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    plain, short, plain_runs, short_runs, doomed = _graded_both_ways(output, task, tmp_path, monkeypatch)
     assert not plain.passed and (short.passed, short.reason) == (plain.passed, plain.reason)
     _assert_doomed_parts_stop_at_start_up(plain, doomed)
-    assert short.details["early_stop"]["assumption_skipped"] >= len(doomed) > 10
+    assert short.details["early_stop"]["assumption_skipped"] >= len(doomed) > least
     assert short_runs < plain_runs / 2, (short_runs, plain_runs)
 
 
@@ -102,25 +119,6 @@ def test_a_builtin_task_with_an_assume_over_several_constants(tmp_path: Any, mon
     assert not plain.passed and (short.passed, short.reason) == (plain.passed, plain.reason)
     _assert_doomed_parts_stop_at_start_up(plain, doomed)
     assert short_runs < plain_runs
-
-
-#: QUORUM with an operator constant bound through a definition (``Tag <- TagDef``), as Toolbox models
-#: bind them: the probe cannot give ``Tag`` a value, but no assumption names it, so the others are probed.
-QUORUM_OP = (QUORUM.replace("CONSTANTS Nodes, Vals, Quorums, Max", "CONSTANTS Nodes, Vals, Quorums, Max, Tag(_)")
-             .replace("VARIABLES chosen, votes", "TagDef(v) == v\nVARIABLES chosen, votes")
-             .replace("@ \\cup {v}", "@ \\cup {Tag(v)}"))
-QUORUM_OP_TASK = Task("quorum-op", "votes and quorums, tagged", {"Quorum": QUORUM_OP},
-                      cfg=QUORUM_TASK.cfg.replace("  Max = 1\n", "  Max = 1\n  Tag <- TagDef\n"))
-
-
-def test_parts_are_probed_around_an_operator_constant(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert "Tag(v)" in QUORUM_OP and "Tag <- TagDef" in (QUORUM_OP_TASK.cfg or "")
-    wrong = QUORUM_OP.replace("Cardinality(votes[n]) < Max", "Cardinality(votes[n]) < Max + 1")
-    plain, short, plain_runs, short_runs, doomed = _graded_both_ways(wrong, QUORUM_OP_TASK, tmp_path, monkeypatch)
-    assert not plain.passed and (short.passed, short.reason) == (plain.passed, plain.reason)
-    _assert_doomed_parts_stop_at_start_up(plain, doomed)
-    assert short.details["early_stop"]["assumption_skipped"] >= len(doomed) > 5
-    assert short_runs < plain_runs / 2, (short_runs, plain_runs)
 
 
 def test_a_conjunct_naming_an_overridden_definition_is_not_probed(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
