@@ -210,14 +210,15 @@ class AssumptionProbe:
         where a value is unknown) and the model values used; None where no conjunct can be evaluated."""
         if part not in self._parts:
             found = _part_values(self.inputs, part)
-            if any(self._arities.get(name, 0) for name in found.values):
-                # An operator constant given a value: SANY rejects the check (see mapping.arity_clash).
-                self._parts[part] = None
-                return None
-            units = [(i, tuple((c, found.values[c]) for c in depends)) for i, depends in enumerate(self._depends)
-                     if not (found.unknown & set(depends) or self._reads_override(i, found.overridden))]
-            substitutions = {name: found.values.get(name) or self._stand_in(name) for name in self.inputs.gen_decl.constants}
-            model_values = set(found.model_values) | ({self._unknown} if found.unknown else set())
+            # An operator constant given a value clashes in arity: SANY rejects the check (see mapping.arity_clash).
+            clash = any(self._arities.get(name, 0) for name in found.values)
+            units = [] if clash else [
+                (i, tuple((c, found.values[c]) for c in depends)) for i, depends in enumerate(self._depends)
+                if not (found.unknown & set(depends) or self._reads_override(i, found.overridden))]
+            substitutions = {name: found.values.get(name) or _stand_in(self.inputs.prefix, self._arities.get(name, 0))
+                             for name in self.inputs.gen_decl.constants}
+            unknown = _stand_in(self.inputs.prefix, 0)
+            model_values = set(found.model_values) | ({unknown} if unknown in substitutions.values() else set())
             self._parts[part] = (units, substitutions, model_values) if units else None
         return self._parts[part]
 
@@ -227,18 +228,8 @@ class AssumptionProbe:
         return bool(overridden) and (bool(self._conjuncts[index].names & overridden) or self._names_definition[index])
 
     @functools.cached_property
-    def _unknown(self) -> str:
-        """The model value that stands for a constant whose value the probe does not know."""
-        return f"{self.inputs.prefix}Unknown"
-
-    @functools.cached_property
     def _arities(self) -> dict[str, int]:
         return constant_arities(self.inputs.gen_spec.modules, self.inputs.gen_spec.main)
-
-    def _stand_in(self, constant: str) -> str:
-        """What the probe binds ``constant`` to when its value is not known: no evaluation reads it."""
-        arity = self._arities.get(constant, 0)
-        return f"{self.inputs.prefix}Any{arity}" if arity else self._unknown
 
     def _verdict(self, part: Part) -> bool | None:
         """True: doomed; False: every assumption TRUE, or not probeable; None: not known yet."""
@@ -290,6 +281,12 @@ class AssumptionProbe:
         return True
 
 
+def _stand_in(prefix: str, arity: int) -> str:
+    """What the probe binds a constant of ``arity`` to when its value is not known (no evaluation it
+    makes reads it): a model value, or an operator the probe module defines (see :func:`_probe_module`)."""
+    return f"{prefix}Any{arity}" if arity else f"{prefix}Unknown"
+
+
 def _printed(output: str) -> dict[int, bool] | None:
     """Per evaluation (by index), whether it printed TRUE; None if a printed line cannot be read."""
     printed: dict[int, bool] = {}
@@ -318,9 +315,9 @@ def _probe_module(inputs: ExtendedInputs, units: list[tuple[Unit, dict[str, str]
     if model_values:
         lines.append(f"CONSTANTS {', '.join(sorted(model_values))}")
     lines.append(f"VARIABLES {', '.join(variables)}")
-    for arity in operator_arities:  # stand-ins for operator constants (see AssumptionProbe._stand_in)
+    for arity in operator_arities:  # stand-ins for operator constants (see _stand_in)
         params = ", ".join(f"{p}A{i}" for i in range(arity))
-        lines.append(f"{p}Any{arity}({params}) == FALSE")
+        lines.append(f"{_stand_in(p, arity)}({params}) == FALSE")
     for i, (_, values) in enumerate(units):
         substitutions = ", ".join(f"{name} <- {value}" for name, value in values.items())
         lines.append(f"{p}P{i} == INSTANCE {gen}" + (f" WITH {substitutions}" if substitutions else ""))
