@@ -47,9 +47,16 @@ from .toolchain import Toolchain, ToolchainError
 Tool = Literal["sany", "tlc"]
 MAIN_CLASS = {"sany": "tla2sany.SANY", "tlc": "tlc2.TLC"}
 SERVER_CLASS = server_classes.SERVER_CLASS
-#: Replace a server after this many runs: TLC 2.15 leaves each run's classes reachable (measured:
-#: +2.7 MB metaspace and +15 MB resident memory per run), so a server must not live forever.
+#: Replace a server after this many runs that left their classes reachable: TLC 2.15 exports its
+#: fingerprint sets through RMI, which then holds each run's classes (measured: +2.7 MB metaspace and
+#: +15 MB resident memory per run) unless the server releases them (see :data:`RMI_OPENS`).
 SERVER_MAX_RUNS = 25
+#: Replace a server after this many runs whose classes it released: nothing is known to pile up then,
+#: so this only bounds what is not known (the JVM's own caches, interned strings).
+SERVER_MAX_RELEASED_RUNS = 400
+#: What lets the server reach RMI's tables, where it releases each TLC run's remote objects and the
+#: methods RMI caches for their classes, so that the run's class loader can be collected.
+RMI_OPENS = ("--add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED", "--add-opens=java.rmi/sun.rmi.server=ALL-UNNAMED")
 #: SANY runs in a loader the server keeps (see ``ToolServer``) leave no classes behind; they are
 #: bounded only so that what SANY interns (every name it ever parsed) cannot grow without end.
 SERVER_MAX_SHARED_SANY_RUNS = 400
@@ -443,14 +450,16 @@ class ToolServer:
     def __init__(self, toolchain: Toolchain, class_dir: Path, startup_timeout: float = 60.0,
                  tier: str = "full", overrides: Path | None = None, shared_sany: bool = False) -> None:
         self.owner_pid = os.getpid()
-        #: Runs that left classes behind (each TLC run; each SANY run unless SANY's loader is shared).
+        #: Runs that left classes behind (one whose loader the server could not release, see RMI_OPENS).
         self.runs = 0
+        #: Runs in a fresh loader that the server released afterwards.
+        self.released_runs = 0
         self.shared_sany_runs = 0
         self.shared_sany = shared_sany
         self.tier = tier
         self._buffer = b""
         command = [
-            str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier],
+            str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier], *RMI_OPENS,
             *(["-Dalias.sany.shared=true"] if shared_sany else []), "-cp", str(class_dir),
             SERVER_CLASS, str(toolchain.jar.path), *([str(overrides)] if overrides is not None else []),
         ]
@@ -463,9 +472,12 @@ class ToolServer:
         )
         janitor().hold_group(self.proc.pid)
         janitor().hold_folder(self.home)
-        if self._read_line(time.monotonic() + startup_timeout) != "ALIAS-READY":
+        ready = self._read_line(time.monotonic() + startup_timeout)
+        if ready not in ("ALIAS-READY", "ALIAS-READY\treleases"):
             self.kill()
             raise ServerDied("the tool server did not start")
+        #: Whether the server releases each run's loader (else every run leaves its classes behind).
+        self.releases = ready.endswith("\treleases")
 
     @property
     def alive(self) -> bool:
@@ -474,7 +486,8 @@ class ToolServer:
     @property
     def spent(self) -> bool:
         """Whether the server has run its share of checks and should be replaced."""
-        return self.runs >= SERVER_MAX_RUNS or self.shared_sany_runs >= SERVER_MAX_SHARED_SANY_RUNS
+        return (self.runs >= SERVER_MAX_RUNS or self.released_runs >= SERVER_MAX_RELEASED_RUNS
+                or self.shared_sany_runs >= SERVER_MAX_SHARED_SANY_RUNS)
 
     def _read_line(self, deadline: float, watch: Callable[[], str | None] | None = None) -> str | None:
         """The next line from the server, or None at the deadline; raises ServerDied on EOF. While it
@@ -510,10 +523,11 @@ class ToolServer:
         fields = [tool, str(output_file), str(tmpdir), str(limit_ms), *args]
         if any("\t" in field or "\n" in field for field in fields):
             raise ValueError("tool arguments must not contain tabs or newlines")
-        if tool == "sany" and self.shared_sany:
+        shared = tool == "sany" and self.shared_sany
+        if shared:
             self.shared_sany_runs += 1
         else:
-            self.runs += 1
+            self.runs += 1  # until the reply says the server released it
         limits = budgets()
 
         def over_budget() -> str | None:
@@ -547,15 +561,19 @@ class ToolServer:
         if line.startswith("ALIAS-FAULT\t"):
             # The server could not run the request with this jar: the toolchain's fault, never a verdict.
             raise ToolFault(f"the tool server cannot run {tool.upper()} with this jar: {line.split(chr(9), 1)[1][:300]}")
-        if not line.startswith("ALIAS-DONE\t") or not line.split("\t")[1].lstrip("-").isdigit():
+        reply = line.split("\t")
+        if reply[0] != "ALIAS-DONE" or not reply[1].lstrip("-").isdigit() or reply[2:] not in ([], ["kept"]):
             self.kill()
             raise ToolFault(f"the tool server broke its protocol (it replied {line[:80]!r})")
+        if not shared and reply[2:] != ["kept"]:
+            self.runs -= 1
+            self.released_runs += 1
         if jvm_failed(output):
             # A long-lived JVM can run short of memory (classes of earlier runs, a big state space):
             # replace it, and let the check run again in a fresh JVM.
             self.kill()
             raise ServerDied("the tool server ran out of memory")
-        return ToolRun(int(line.split("\t")[1]), output, seconds, False, "server", None, printed)
+        return ToolRun(int(reply[1]), output, seconds, False, "server", None, printed)
 
     def kill(self) -> None:
         _kill_group(self.proc)

@@ -234,6 +234,7 @@ def test_a_retired_server_is_replaced_in_the_background(tmp_path: Path, monkeypa
     from pytest_alias.tla import launcher as launch
 
     monkeypatch.setattr(launch, "SERVER_MAX_RUNS", 2)
+    monkeypatch.setattr(launch, "SERVER_MAX_RELEASED_RUNS", 2)
     monkeypatch.setenv("ALIAS_SHORTCUTS", "off")  # one tier, so every check goes to the same servers
     tools = TlaTools(cache_dir=tmp_path, launcher="server", use_cache=False)
     if tools.launcher.kind != "server":
@@ -245,9 +246,10 @@ def test_a_retired_server_is_replaced_in_the_background(tmp_path: Path, monkeypa
     owner, starting = runner._starting["full"]
     successor = starting.result(timeout=60)
     assert owner == os.getpid()
-    assert successor.alive and successor.runs == 0 and runner.server_starts == 2
+    assert successor.alive and successor.runs + successor.released_runs == 0 and runner.server_starts == 2
     assert tools.tlc(counter(CFG), timeout=120).distinct_states == 4
-    assert successor.runs == 1 and runner._idle["full"] == [successor] and runner.server_starts == 2
+    assert successor.runs + successor.released_runs == 1
+    assert runner._idle["full"] == [successor] and runner.server_starts == 2
     runner.close()
     assert not successor.alive
 
@@ -279,7 +281,44 @@ def test_checks_in_a_row_on_one_server_give_the_fresh_paths_verdicts(tmp_path: P
     assert on_server == verdicts("fresh")[0]
     assert on_server[:4] == [("invariant_violation", 3), False, ("ok", 4), ("deadlock", 4)]
     # All on one server (SANY's runs counted apart where its loader is shared, see test_shared_sany).
-    assert [server.runs + server.shared_sany_runs for server in tools.launcher._idle["full"]] == [len(checks)]
+    assert [server.runs + server.released_runs + server.shared_sany_runs
+            for server in tools.launcher._idle["full"]] == [len(checks)]
+    tools.launcher.close()
+
+
+def _check_loaders(jcmd: Path, pid: int) -> int:
+    """How many of a server's per-check class loaders the JVM holds after two full collections."""
+    for _ in range(2):
+        subprocess.run([str(jcmd), str(pid), "GC.run"], capture_output=True, timeout=60, check=True)
+    stats = subprocess.run([str(jcmd), str(pid), "VM.classloader_stats"], capture_output=True, text=True,
+                           timeout=60, check=True).stdout
+    return sum("AliasToolServer$CheckLoader" in line for line in stats.splitlines())
+
+
+@pytest.mark.parametrize("released", [True, False])
+def test_a_server_releases_each_checks_classes(released: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """TLC exports its fingerprint set through RMI, which would hold every check's classes for the
+    server's life: the server releases them after each check, so a server need not be replaced every few
+    checks. Where the JVM does not open RMI's internals to it, it says so and each check counts as one
+    that left its classes behind (the server is replaced after SERVER_MAX_RUNS of them)."""
+    from pytest_alias.tla import launcher as launch
+
+    if not released:
+        monkeypatch.setattr(launch, "RMI_OPENS", ())
+    monkeypatch.setenv("ALIAS_SHORTCUTS", "off")  # one tier, so every check goes to the same server
+    tools = TlaTools(cache_dir=tmp_path, launcher="server", use_cache=False)
+    if tools.launcher.kind != "server":
+        pytest.skip(f"no tool server here: {tools.launcher.note}")
+    checks = 4
+    counts = [tools.tlc(counter(CFG.replace("Max = 3", f"Max = {n}")), timeout=120).distinct_states
+              for n in range(1, checks + 1)]
+    assert counts == [n + 1 for n in range(1, checks + 1)]
+    [server] = tools.launcher._idle["full"]
+    assert server.releases is released
+    assert (server.released_runs, server.runs) == ((checks, 0) if released else (0, checks))
+    jcmd = tools.toolchain.java.path.parent / "jcmd"
+    if jcmd.is_file():
+        assert _check_loaders(jcmd, server.proc.pid) == (0 if released else checks)
     tools.launcher.close()
 
 

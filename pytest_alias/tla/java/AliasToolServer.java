@@ -29,8 +29,16 @@ import java.util.zip.ZipFile;
  * in a new class loader: statics start fresh. The jar's class files are read (inflated) once per
  * server and each loader defines its classes from those bytes (measured: a tiny check 15% faster
  * than a {@link URLClassLoader} per request); resources (the standard modules) still come from the
- * jar itself. TLC 2.15 leaves each run's classes reachable (about 3 MB of metaspace per run), so the
- * Python side replaces a server after a bounded number of runs.
+ * jar itself.
+ *
+ * <p>TLC's fingerprint sets are RMI remote objects (for distributed TLC), exported as they are built:
+ * the RMI runtime then holds each one, and so its class and the whole check's loader, for the JVM's
+ * life (about 3 MB of metaspace and 15 MB of memory per run), and caches their remote methods by class
+ * besides. After each TLC check the server unexports the remote objects of the check's loader and
+ * drops those cache entries ({@link RemoteObjects}), so the loader can be collected. That needs RMI's
+ * internals opened to this class ({@code --add-opens java.rmi/sun.rmi.transport=ALL-UNNAMED} and
+ * {@code sun.rmi.server}); where they are not (another JVM, other flags), or a release fails, the
+ * check's classes stay, and the Python side replaces a server after a bounded number of such runs.
  *
  * <p>SANY alone is built to parse again and again in one JVM (the Toolbox does), so with
  * {@code -Dalias.sany.shared=true} (set by the Python side only for a jar whose statics it has
@@ -48,7 +56,9 @@ import java.util.zip.ZipFile;
  *              the jar's classes of the same names; the Python side passes it only for a jar whose
  *              replaced classes it knows)
  *   request:  tool TAB outputFile TAB tmpDir TAB limitMillis TAB arg1 TAB arg2 ...   (tool is "tlc" or "sany")
- *   reply:    "ALIAS-DONE" TAB exitCode          (after outputFile is closed)
+ *   ready:    "ALIAS-READY" [TAB "releases"]     (releases: TLC checks' loaders are released, see above)
+ *   reply:    "ALIAS-DONE" TAB exitCode [TAB "kept"]   (after outputFile is closed; kept: the check's
+ *                                                 loader could not be released and stays reachable)
  *         or "ALIAS-FAULT" TAB description       (the request could not be run: a class or method the
  *                                                 jar lacks, a malformed request, an error of this server)
  * </pre>
@@ -65,6 +75,11 @@ public final class AliasToolServer {
     private static final boolean SHARED_SANY = Boolean.getBoolean("alias.sany.shared");
     /** The loader every SANY request runs in when {@link #SHARED_SANY}; made by the first one. */
     private static CheckLoader sanyLoader;
+    /** Released checks between two full collections (see {@link #main}). */
+    private static final int COLLECT_EVERY = Integer.getInteger("alias.collect.every", 25);
+    private static int releasedSinceCollection;
+    /** RMI's tables, where this JVM lets the server release a check's remote objects; else null. */
+    private static final RemoteObjects REMOTE = RemoteObjects.open();
 
     public static void main(String[] argv) throws Exception {
         JarImage jar = new JarImage(new File(argv[0]));
@@ -73,7 +88,7 @@ public final class AliasToolServer {
         }
         PrintStream reply = new PrintStream(new FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
         BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        reply.println("ALIAS-READY");
+        reply.println(REMOTE != null ? "ALIAS-READY\treleases" : "ALIAS-READY");
         String line;
         while ((line = requests.readLine()) != null) {
             if (line.isEmpty()) {
@@ -90,8 +105,17 @@ public final class AliasToolServer {
             String[] args = new String[fields.length - 4];
             System.arraycopy(fields, 4, args, 0, args.length);
             String[] fault = {null};
-            int code = runOne(jar, fields[0], fields[1], fields[2], limit, args, fault);
-            reply.println(fault[0] != null ? "ALIAS-FAULT\t" + fault[0] : "ALIAS-DONE\t" + code);
+            boolean[] kept = {false};
+            int code = runOne(jar, fields[0], fields[1], fields[2], limit, args, fault, kept);
+            reply.println(fault[0] != null ? "ALIAS-FAULT\t" + fault[0]
+                          : "ALIAS-DONE\t" + code + (kept[0] ? "\tkept" : ""));
+            if (!kept[0] && ++releasedSinceCollection >= COLLECT_EVERY) {
+                // Released loaders and what their checks allocated are garbage a young collection
+                // leaves in the old generation: one full collection, while the Python side reads the
+                // reply, frees them and gives the memory back (see the heap-ratio flags it starts with).
+                releasedSinceCollection = 0;
+                System.gc();
+            }
         }
         // TLC may leave non-daemon threads behind; the server ends when its input does.
         System.exit(0);
@@ -103,7 +127,7 @@ public final class AliasToolServer {
     }
 
     private static int runOne(JarImage jar, String tool, String outputFile, String tmpDir, long limitMillis,
-                              String[] args, String[] fault) {
+                              String[] args, String[] fault, boolean[] kept) {
         PrintStream savedOut = System.out;
         PrintStream savedErr = System.err;
         String savedTmp = System.getProperty("java.io.tmpdir");
@@ -157,6 +181,9 @@ public final class AliasToolServer {
             }
             code = result[0];
             output.flush();
+            if (!shared) {
+                kept[0] = REMOTE == null || !REMOTE.release(loader);
+            }
         } catch (Exception e) {
             fault[0] = "the tool server failed: " + describe(e);
             code = 150;
@@ -295,6 +322,70 @@ public final class AliasToolServer {
                                     java.nio.file.Files.readAllBytes(file));
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * RMI's table of exported objects and its cache of remote methods by class, reached by reflection
+     * (see the class docs): what keeps a TLC check's loader reachable after the check.
+     */
+    private static final class RemoteObjects {
+        private final Map<?, ?> exported;
+        private final Object exportedLock;
+        private final Method implOf;
+        private final Map<?, ?> methodsByClass;
+
+        private RemoteObjects(Map<?, ?> exported, Object exportedLock, Method implOf, Map<?, ?> methodsByClass) {
+            this.exported = exported;
+            this.exportedLock = exportedLock;
+            this.implOf = implOf;
+            this.methodsByClass = methodsByClass;
+        }
+
+        /** The tables, or null where this JVM does not open them to the server. */
+        static RemoteObjects open() {
+            try {
+                Class<?> table = Class.forName("sun.rmi.transport.ObjectTable");
+                Field objTable = table.getDeclaredField("objTable");
+                Field tableLock = table.getDeclaredField("tableLock");
+                Method getImpl = Class.forName("sun.rmi.transport.Target").getDeclaredMethod("getImpl");
+                Field cache = Class.forName("sun.rmi.server.UnicastServerRef").getDeclaredField("hashToMethod_Maps");
+                Field internal = Class.forName("sun.rmi.server.WeakClassHashMap").getDeclaredField("internalMap");
+                for (java.lang.reflect.AccessibleObject member
+                        : new java.lang.reflect.AccessibleObject[] {objTable, tableLock, getImpl, cache, internal}) {
+                    member.setAccessible(true);
+                }
+                return new RemoteObjects((Map<?, ?>) objTable.get(null), tableLock.get(null), getImpl,
+                                         (Map<?, ?>) internal.get(cache.get(null)));
+            } catch (Throwable e) {  // not opened (InaccessibleObjectException), or another JDK's internals
+                return null;
+            }
+        }
+
+        /** Unexport the objects whose class {@code loader} defined and forget their methods; false if
+         * that failed (the loader may stay reachable). */
+        boolean release(ClassLoader loader) {
+            try {
+                java.util.List<java.rmi.Remote> owned = new java.util.ArrayList<>();
+                synchronized (exportedLock) {
+                    for (Object target : exported.values()) {
+                        Object impl = implOf.invoke(target);
+                        if (impl != null && impl.getClass().getClassLoader() == loader) {
+                            owned.add((java.rmi.Remote) impl);
+                        }
+                    }
+                }
+                for (java.rmi.Remote impl : owned) {
+                    java.rmi.server.UnicastRemoteObject.unexportObject(impl, true);
+                }
+                // WeakClassHashMap reads its map under the map's own lock.
+                synchronized (methodsByClass) {
+                    methodsByClass.keySet().removeIf(key -> ((Class<?>) key).getClassLoader() == loader);
+                }
+                return true;
+            } catch (Throwable e) {
+                return false;
             }
         }
     }
