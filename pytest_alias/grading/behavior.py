@@ -381,6 +381,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         failure: str | None = None
         # The identity mapping's checks that the state graphs already decide (see graphpass).
         known = IdentityGraphs.open(tools, inputs, mapping, timeout, fairness=fairness) if tried == 1 else None
+        if known is not None:
+            known.draw(tools, min(timeout, max(1.0, deadline - time.perf_counter())))
         for direction in ("forward", "reverse"):
             if known is not None and known.decides(direction):
                 attempt[direction] = "ok"

@@ -54,6 +54,9 @@ SERVER_MAX_RUNS = 25
 #: Replace a server after this many runs whose classes it released: nothing is known to pile up then,
 #: so this only bounds what is not known (the JVM's own caches, interned strings).
 SERVER_MAX_RELEASED_RUNS = 400
+#: Replace a server whose resident memory has grown past this many bytes: a long-lived JVM keeps the
+#: heap it grew for its largest check, and releasing each check's classes lets a server live long.
+SERVER_MAX_RESIDENT_BYTES = 1 << 30
 #: What lets the server reach RMI's tables, where it releases each TLC run's remote objects and the
 #: methods RMI caches for their classes, so that the run's class loader can be collected.
 RMI_OPENS = ("--add-opens=java.rmi/sun.rmi.transport=ALL-UNNAMED", "--add-opens=java.rmi/sun.rmi.server=ALL-UNNAMED")
@@ -442,6 +445,15 @@ def _clear_metadir(tool: Tool, args: list[str]) -> None:
         shutil.rmtree(Path(args[-1]).parent / "states", ignore_errors=True)
 
 
+def resident_bytes(pid: int) -> int:
+    """The resident memory of process ``pid`` in bytes (Linux's ``/proc``; 0 where it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 class ToolServer:
     """One long-lived JVM running checks one at a time (``overrides``: a folder of classes it defines in
     place of the jar's, see :mod:`.server_classes`; ``shared_sany``: SANY parses every request in one
@@ -485,9 +497,10 @@ class ToolServer:
 
     @property
     def spent(self) -> bool:
-        """Whether the server has run its share of checks and should be replaced."""
+        """Whether the server has run its share of checks, or grown past its memory, and should be replaced."""
         return (self.runs >= SERVER_MAX_RUNS or self.released_runs >= SERVER_MAX_RELEASED_RUNS
-                or self.shared_sany_runs >= SERVER_MAX_SHARED_SANY_RUNS)
+                or self.shared_sany_runs >= SERVER_MAX_SHARED_SANY_RUNS
+                or resident_bytes(self.proc.pid) > SERVER_MAX_RESIDENT_BYTES)
 
     def _read_line(self, deadline: float, watch: Callable[[], str | None] | None = None) -> str | None:
         """The next line from the server, or None at the deadline; raises ServerDied on EOF. While it

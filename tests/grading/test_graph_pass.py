@@ -45,6 +45,9 @@ def outputs(task_id: str, reference: str) -> dict[str, str]:
         # Fills both jugs at once: the reference's steps and one more.
         "more_steps": reference.replace("Next ==\n", refill + "Next ==\n    \\/ Refill\n"),
         "missing_cfg_name": re.sub(r"\bEvenTotal\b", "EvenTotalHolds", reference),
+        # Lacks the cfg's name and takes a step the reference never does.
+        "missing_cfg_name_more_steps": re.sub(r"\bEvenTotal\b", "EvenTotalHolds",
+                                              reference.replace("Next ==\n", refill + "Next ==\n    \\/ Refill\n")),
         # The formula writes its Init out: the reverse check takes that text, not a top-level operator.
         "inline_init": reference.replace("Spec == Init /\\ [][Next]_vars",
                                          "Spec == (small = 0 /\\ big = 0 /\\ last = \"none\") /\\ [][Next]_vars"),
@@ -83,7 +86,8 @@ def first_attempt(record: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("key", [("die-hard", "rewrite"), ("die-hard", "fewer_steps"), ("die-hard", "more_steps"),
-                                 ("die-hard", "missing_cfg_name"), ("die-hard", "inline_init"),
+                                 ("die-hard", "missing_cfg_name"), ("die-hard", "missing_cfg_name_more_steps"),
+                                 ("die-hard", "inline_init"),
                                  ("phases", "rewrite")])
 def test_the_graphs_give_the_plain_verdicts(graded: dict[str, Any], key: tuple[str, str]) -> None:
     assert verdicts(graded["on"][key]) == verdicts(graded["off"][key])
@@ -105,10 +109,16 @@ def test_each_direction_is_read_off_only_where_it_holds(graded: dict[str, Any]) 
     more = graded["on"][("die-hard", "more_steps")]
     assert "by_graphs" not in first_attempt(more)  # its forward check fails first, by TLC
     assert not more["grades"]["behavior"]["passed"] and first_attempt(more)["forward"] == "property_violation"
-    # Missing cfg names: the name check stops at the cfg and keeps no graph; the forward check keeps one.
+    # Missing cfg names: the name check stops at the cfg and keeps no graph; a plain run of G without
+    # the cfg's checks draws one, and both directions are read off it (the reference is not fair).
     missing = graded["on"][("die-hard", "missing_cfg_name")]
-    assert missing["grades"]["behavior"]["passed"] and first_attempt(missing)["by_graphs"] == ["reverse"]
+    assert missing["grades"]["behavior"]["passed"] and first_attempt(missing)["by_graphs"] == ["forward", "reverse"]
     assert missing["tlc_launches"] == 2 and graded["off"][("die-hard", "missing_cfg_name")]["tlc_launches"] == 3
+    # Where G's graph is not within R's, TLC runs the forward check after the plain run, and fails it
+    # (the other mappings' checks follow, most of them skipped by the graph filter and the early stops).
+    wrong = graded["on"][("die-hard", "missing_cfg_name_more_steps")]
+    assert "by_graphs" not in first_attempt(wrong) and first_attempt(wrong)["forward"] == "property_violation"
+    assert wrong["tlc_launches"] < graded["off"][("die-hard", "missing_cfg_name_more_steps")]["tlc_launches"]
 
 
 def test_an_init_written_out_leaves_the_reverse_check_to_tlc(graded: dict[str, Any]) -> None:
