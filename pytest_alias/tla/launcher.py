@@ -403,9 +403,10 @@ def build_server(toolchain: Toolchain, cache_root: Path) -> tuple[Path | None, s
 #: 20.6 s instead of 25.1 s for 60 checks each; one worker alone, 16.3 s either way.
 #:
 #: Both tiers start with a metaspace high-water mark above what a server's :data:`SERVER_MAX_RUNS`
-#: checks leave behind (about 3 MB of classes each, never unloaded: see the server's docs): otherwise
-#: the JVM runs a full collection every few checks to try to unload them (74–167 ms each, measured
-#: with GC logging), and 24 tiny checks took 2.56–2.58 s instead of 2.33–2.43 s.
+#: checks leave behind where it cannot release them (about 3 MB of classes each: see the server's
+#: docs): otherwise the JVM runs a full collection every few checks to try to unload them (74–167 ms
+#: each, measured with GC logging), and 24 tiny checks took 2.56–2.58 s instead of 2.33–2.43 s. Where
+#: the server releases them, a full collection every 25 checks unloads them (the server's docs).
 _METASPACE = "-XX:MetaspaceSize=160m"
 TIER_FLAGS: dict[str, tuple[str, ...]] = {
     "quick": ("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=3", "-XX:+UnlockDiagnosticVMOptions",
