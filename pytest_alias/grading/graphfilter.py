@@ -46,7 +46,7 @@ from ..tla.cfg import Cfg, parse_cfg, render_cfg
 from ..tla.graph import StateGraph
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
-from .extended import ExtendedInputs, gen_graph_spec, reference_dump_spec, reference_graph
+from .extended import ExtendedInputs, gen_graph_spec, reference_dump_spec, reference_graph, reference_seconds
 from .mapping import NameMapping
 from .refinement import subscript_covers, with_definitions
 
@@ -114,7 +114,7 @@ def _reference_graphs(tools: TlaTools, inputs: ExtendedInputs, timeout: float,
         seconds = result.seconds
     else:
         graph, why = reference_graph(tools, inputs.condition, inputs.ref_cfg, timeout)
-        seconds = tools.tlc(spec, deadlock=False, timeout=timeout).seconds if graph is not None else 0.0  # cached
+        seconds = reference_seconds(tools, inputs.condition, inputs.ref_cfg, timeout) if graph is not None else 0.0
     _REFERENCES[key] = (_Graphs(graph) if graph is not None else None, why, seconds)
     while len(_REFERENCES) > KEPT_REFERENCES:
         _REFERENCES.popitem(last=False)

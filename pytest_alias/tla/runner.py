@@ -224,10 +224,21 @@ class TlaTools:
         """The seconds a cached plain TLC check of ``spec`` (its cfg, one worker, deadlock checked) took,
         or None when none is cached; never runs TLC. The same check run with its graph kept on the side
         counts (a reference's verification keeps one; its seconds include the dump)."""
-        entry = self._cached_plain_check(spec, timeout, dump_graph=False)
-        if entry is None:
-            entry = self._kept_graph_entry(spec, timeout, GRAPH_CAP)
+        entry = self._cached_plain_entry(spec, timeout)
         return float(entry["seconds"]) if entry is not None else None
+
+    def cached_check(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT) -> TlcResult | None:
+        """The verdict of a cached plain TLC check of ``spec`` (as :meth:`cached_tlc_seconds` finds it),
+        or None when none is cached; never runs TLC."""
+        entry = self._cached_plain_entry(spec, timeout)
+        if entry is None:
+            return None
+        return classify(entry["output"], entry["exit_code"], False, entry["seconds"], launcher=entry["launcher"],
+                        cached=True)
+
+    def _cached_plain_entry(self, spec: SpecFiles, timeout: float) -> dict[str, Any] | None:
+        entry = self._cached_plain_check(spec, timeout, dump_graph=False)
+        return entry if entry is not None else self._kept_graph_entry(spec, timeout, GRAPH_CAP)
 
     def graph_kept(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT, cap: int) -> bool:
         """Whether a cached :meth:`check_keeping_graph` run of ``spec`` kept its graph within ``cap``
