@@ -576,7 +576,8 @@ class ToolServer:
             # The server could not run the request with this jar: the toolchain's fault, never a verdict.
             raise ToolFault(f"the tool server cannot run {tool.upper()} with this jar: {line.split(chr(9), 1)[1][:300]}")
         reply = line.split("\t")
-        if reply[0] != "ALIAS-DONE" or not reply[1].lstrip("-").isdigit() or reply[2:] not in ([], ["kept"]):
+        if (len(reply) < 2 or reply[0] != "ALIAS-DONE" or not reply[1].lstrip("-").isdigit()
+                or reply[2:] not in ([], ["kept"])):
             self.kill()
             raise ToolFault(f"the tool server broke its protocol (it replied {line[:80]!r})")
         if not shared and reply[2:] != ["kept"]:

@@ -275,13 +275,17 @@ class TlaTools:
         return self.tlc_keeping_graph(spec, timeout=timeout, cap=cap, parse=False)[0]
 
     def tlc_keeping_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT, cap: int,
-                          deadlock: bool = True, parse: bool = True) -> tuple[TlcResult, LabelGraph | None]:
+                          deadlock: bool = True, parse: bool = True,
+                          rerun: bool = True) -> tuple[TlcResult, LabelGraph | None]:
         """:meth:`tlc`'s verdict (one worker) and, when ``parse`` and the run ended without error with a
         dump of at most ``cap`` bytes, its complete state graph, read by label (see
         :class:`~.graph.LabelGraph`). A run the cap stops runs again without a dump, so the verdict
-        never depends on it."""
+        never depends on it; with ``rerun=False`` (a caller that wants the graph, not the verdict) it
+        does not, and the capped run's ``too_large`` result comes back."""
         with graph_cap(cap):
             result, dot = self._tlc(spec, workers=1, deadlock=deadlock, timeout=timeout, dump_graph=True, flags=())
+        if result.status == "too_large" and not rerun:
+            return result, None
         if result.status == "too_large":  # the cap (or the output budget, which a plain run meets again)
             # The plain run explores at least as far as the one the cap stopped: at least as long.
             with self.expecting(max(result.seconds, EXPECTED_SECONDS.get() or 0.0)):

@@ -169,6 +169,17 @@ def test_a_capped_dump_never_changes_the_verdict(tmp_path: Path) -> None:
     assert kept is not None and len(kept[1].states) == plain.distinct_states
 
 
+def test_a_dump_past_the_cap_runs_again_only_for_a_verdict(tmp_path: Path) -> None:
+    """A caller that wants the graph alone (the hidden-names plain run) gets none from a dump the cap
+    stopped, and TLC does not run again for the verdict it does not need."""
+    tools = TlaTools(cache_dir=tmp_path)
+    spec = _task("die-hard").original().spec()
+    result, graph = tools.tlc_keeping_graph(spec, timeout=60, cap=200, deadlock=False, rerun=False)
+    assert result.status == "too_large" and graph is None and tools.launches["tlc"] == 1
+    result, graph = tools.tlc_keeping_graph(spec, timeout=60, cap=200, deadlock=False)
+    assert result.ok and graph is None and tools.launches["tlc"] == 2  # the capped run is cached; the plain one runs
+
+
 def _recording_tlc(tools: TlaTools, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool, float, float | None]]:
     """Every TLC run ``tools`` makes from now on: (main module's first line, dumped, seconds, expected seconds)."""
     from pytest_alias.tla.launcher import EXPECTED_SECONDS
