@@ -36,7 +36,7 @@ from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
 from .bindings import reference_bindings
 from .extended import (ExtendedInputs, extended_search, fallback_reason, on_data_variables, output_graph,
-                       reference_graph)
+                       reference_graph, run_limit)
 from .labels import label_variables
 from .extract import DEFAULT_MAX_BYTES, Extraction
 from .mapping import NameMapping, arity_clash, constant_arities, declared, paper_mappings
@@ -382,7 +382,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         # The identity mapping's checks that the state graphs already decide (see graphpass).
         known = IdentityGraphs.open(tools, inputs, mapping, timeout, fairness=fairness) if tried == 1 else None
         if known is not None:
-            known.draw(tools, min(timeout, max(1.0, deadline - time.perf_counter())))
+            known.draw(tools, run_limit(timeout, deadline))
         for direction in ("forward", "reverse"):
             if known is not None and known.decides(direction):
                 attempt[direction] = "ok"
@@ -398,7 +398,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                                      prefix, fairness=fairness and not safety)
 
             check = build()
-            limit = min(timeout, max(1.0, deadline - time.perf_counter()))
+            limit = run_limit(timeout, deadline)
             # R's safety part first (see forward_fallback); where it fails, that is the check's result.
             first = (_run(tools, build(safety=True), limit)
                      if direction == "forward" and forward_fallback is not None
@@ -421,7 +421,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 attempt.setdefault("fairness_unchecked", []).append(fallback)
                 check = build(safety=True)
                 # The safety part was checked first under this limit (and passed): that is its result.
-                result, why = first or _run(tools, check, min(timeout, max(1.0, deadline - time.perf_counter())))
+                result, why = first or _run(tools, check, run_limit(timeout, deadline))
                 if direction == "forward" and stopped is not None:
                     forward_fallback = fallback
             attempt[direction] = result.status

@@ -95,6 +95,12 @@ def fallback_reason(ref_cfg: Cfg) -> str | None:
     return f"the reference's cfg uses {', '.join(used)}" if used else None
 
 
+def run_limit(timeout: float, deadline: float) -> float:
+    """The time limit of the next TLC run of a search: ``timeout``, or what is left before ``deadline``
+    (at least a second)."""
+    return min(timeout, max(1.0, deadline - time.perf_counter()))
+
+
 def reference_dump_spec(condition: Condition, ref_cfg: Cfg) -> SpecFiles:
     """R with the cfg its graph is dumped under: no checks, no SYMMETRY (every state, comparable)."""
     return SpecFiles(condition.main, dict(condition.module_map), render_cfg(ref_cfg.without(*_NOT_FOR_DUMP)))
@@ -321,7 +327,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
         if not inputs.labels:
             return done(False, reason)
         # Control labels may take other variables in G (or none): only the data variables must match.
-        gen_graph, constants, why = output_graph(tools, inputs, min(timeout, max(1.0, deadline - time.perf_counter())))
+        gen_graph, constants, why = output_graph(tools, inputs, run_limit(timeout, deadline))
         if gen_graph is None:
             return done(False, f"{reason}; not compared on the data variables: {why}")
         return done(*on_data_variables(inputs, ref_graph, gen_graph, constants, reason, details))
@@ -346,7 +352,7 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
         attempts.append(attempt)
         details["stage"] = Stage.GRAPH
         result, gen_graph = tools.state_graph(gen_graph_spec(inputs, constants, derived), deadlock=False,
-                                              timeout=min(timeout, max(1.0, deadline - time.perf_counter())))
+                                              timeout=run_limit(timeout, deadline))
         attempt["graph"] = result.status
         if not result.ok or gen_graph is None:
             # A wrong constant mapping usually fails here (a type error): only the first one tried,
@@ -408,7 +414,7 @@ def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constan
         attempt["side"] = Side.GRADER
         return False, checks
     for check in checks:
-        left = min(timeout, max(1.0, deadline - time.perf_counter()))
+        left = run_limit(timeout, deadline)
         result = tools.tlc(check.spec, timeout=left, deadlock=False)
         fallback = fairness_fallback(check.direction, result, inputs.ref_formula, inputs.formula, True)
         if fallback is not None:  # TLC cannot evaluate the fairness as a property: its safety part instead
