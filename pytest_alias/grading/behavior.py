@@ -44,7 +44,7 @@ from .outnames import output_names
 from ..vocabulary import MODES, Side, Stage
 from .assume_probe import AssumptionProbe
 from .graphfilter import MIN_MAPPINGS, GraphFilter
-from .graphpass import IdentityGraphs
+from .graphpass import IdentityGraphs, identity
 from .guard import loaded_writer
 from . import shortcuts
 from .parse_grade import sany_reason, staged_output
@@ -143,15 +143,31 @@ def _tlc_went_wrong(details: Evidence) -> bool:
     return bool(statuses & _ERRORS_NOT_VERDICTS) or "does not finish TLC (error" in str(details.get("fallback", ""))
 
 
+def _self_check_key(condition: Condition, tools: TlaTools, mode: str, timeout: float) -> tuple[str, str, float, str]:
+    return (short_hash(*condition.module_map.values(), condition.cfg or ""), mode, timeout, tools.toolchain.identity)
+
+
 def reference_self_failure(condition: Condition, tools: TlaTools, *, mode: str = "paper",
                            timeout: float = DEFAULT_TLC_TIMEOUT) -> str | None:
     """Why ``condition``'s reference fails the behavior grade against itself (None: it passes), once
     per reference, mode, limit and toolchain in a process (each TLC run is cached across processes)."""
-    key = (short_hash(*condition.module_map.values(), condition.cfg or ""), mode, timeout, tools.toolchain.identity)
+    key = _self_check_key(condition, tools, mode, timeout)
     if key not in _SELF_CHECKS:
         own = _grade_behavior(condition.module_map[condition.main], condition, tools, timeout=timeout, mode=mode)
         _SELF_CHECKS[key] = None if own.passed else (own.reason or "no reason given")
     return _SELF_CHECKS[key]
+
+
+def reference_passed_self_check(condition: Condition, tools: TlaTools, *, mode: str, timeout: float) -> None:
+    """Record that the run's self-check of ``condition``'s task (its original condition, with this
+    mode and limit) passed, so :func:`reference_self_failure` need not grade the reference again.
+
+    A renamed condition is the original under other names (verified with SANY and TLC when it was
+    prepared), so its reference passes too: the self-check the run's coverage made stands for every
+    condition of the task, as its ``not_gradeable`` verdict already does. A shortcut (``early_stop``'s
+    kin): with ``ALIAS_SHORTCUTS=off`` each condition's reference is graded against itself again."""
+    if shortcuts.enabled():
+        _SELF_CHECKS.setdefault(_self_check_key(condition, tools, mode, timeout), None)
 
 
 def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaTools, *, timeout: float, mode: str,
@@ -336,6 +352,10 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # whose whole-formula check would have stopped on that fairness too.
     forward_fallback: str | None = None
     safety_first = 0
+    # An output that is R itself (the same modules: the self-check, a verbatim copy): under the identity
+    # mapping the reverse check runs R and checks R's own safety formula, which the forward check, on
+    # the same states, has already checked (with R's fairness and invariants too).
+    copy_of_reference = shortcuts.enabled() and dict(inputs.gen_spec.modules) == dict(inputs.condition.module_map)
     for tried, mapping in enumerate(mappings, 1):
         remaining[mapping.constants] -= 1
         if stopped is not None and mapping.constants in stopped:
@@ -389,6 +409,11 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 attempt.setdefault("by_graphs", []).append(direction)
                 if direction == "forward":
                     forward_states = known.output_states
+                continue
+            if (direction == "reverse" and copy_of_reference and attempt.get("forward") == "ok"
+                    and identity(mapping)):
+                attempt["reverse"] = "ok"
+                attempt["by_copy"] = "the output is the reference: its forward check covers the reverse one"
                 continue
             def build(safety: bool = False) -> Check:
                 if direction == "forward":

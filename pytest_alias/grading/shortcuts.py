@@ -26,6 +26,12 @@ The shortcuts, each verdict-preserving by construction:
 * ``graph_pass``: the reference's verification and the name grade's check keep their state graphs
   on the side (:mod:`pytest_alias.tla.sidegraph`), and the identity mapping's forward and reverse
   checks are read off them where they hold (see :mod:`.graphpass`);
+* ``self_check``: an output that is the reference itself (the same modules: the references'
+  self-checks, verbatim copies) has its identity mapping's reverse check read off its forward check,
+  which ran the same states and checked R's safety formula with the rest (see ``behavior._search``);
+  and a behavior grade whose TLC runs went wrong does not grade the reference against itself again
+  where the run's self-check of the task passed with the same mode and limit (a renamed condition is
+  the same spec under other names: see ``behavior.reference_passed_self_check``);
 * ``dedupe``: an extracted module graded before (same module texts, condition, grade, mode, limit,
   toolchain and grader code) takes the stored verdict, within a run and across runs (the run cache);
 * ``parallel_setup``: condition preparation and the references' self-checks run one thread per core

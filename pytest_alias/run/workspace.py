@@ -209,6 +209,11 @@ class Workspace:
         # state graphs (grading.graphpass); never otherwise.
         self_checked = (coverage is not None and coverage.mode == "paper" and case.task.id in coverage.checked
                         and case.task.id not in coverage.not_gradeable)
+        if (coverage is not None and case.task.id in coverage.checked and case.task.id not in coverage.not_gradeable
+                and coverage.timeout == timeout and "behavior" in self.config.grades):
+            from ..grading.behavior import reference_passed_self_check
+
+            reference_passed_self_check(case.condition, self.tools, mode=coverage.mode, timeout=timeout)
         with self.tools.expecting(self._expected_seconds(case.condition, timeout)), reference_self_checked(self_checked):
             record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
                               mode=self.config.mode, generation=generation_fields(generation),

@@ -266,3 +266,58 @@ def test_once_the_reference_fairness_fell_back_failing_mappings_run_its_safety_p
         assert fast_runs == plain_runs - len(doubled)
     else:
         assert fast_runs < plain_runs
+
+
+def test_a_copy_of_the_reference_has_its_reverse_check_read_off_the_forward_one(
+        die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The output is R: under the identity mapping the forward check ran R's states against R's whole
+    formula, so the reverse check (R against its own safety formula) is not run again."""
+    case = Case(die_hard, die_hard.original(), 0, "replay")
+    found = {}
+    for way in ("off", "on"):
+        monkeypatch.setenv(shortcuts.ENV, way)
+        tools = TlaTools(cache_dir=tmp_path / way)
+        for kind in ("copy", "equivalent_rewrite"):
+            before = tools.launches["tlc"]
+            entry = evaluate(case, outputs(die_hard)[kind], ["behavior"], tools=tools, timeout=60,
+                             mode="paper")["grades"]["behavior"]
+            found[way, kind] = (entry, tools.launches["tlc"] - before)
+    (plain, plain_runs), (fast, fast_runs) = found["off", "copy"], found["on", "copy"]
+    assert plain["passed"] and fast["passed"] and plain["reason"] == fast["reason"]
+    assert "by_copy" not in plain["details"]["attempts"][0] and plain_runs == 2
+    assert fast["details"]["attempts"][0]["reverse"] == "ok" and "by_copy" in fast["details"]["attempts"][0]
+    assert fast_runs == 1
+    # A rewrite is not the reference: both of its checks run.
+    rewrite, runs = found["on", "equivalent_rewrite"]
+    assert rewrite["passed"] and "by_copy" not in rewrite["details"]["attempts"][0] and runs == 2
+
+
+def test_a_passed_self_check_stands_for_the_renamed_condition(die_hard: Any, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An output whose TLC runs went wrong makes the behavior grade ask whether the reference fails
+    against itself too; where the run's self-check of the task passed, the renamed condition's
+    reference is not graded against itself again (shortcuts on), with the same verdict."""
+    from pytest_alias.cir.conditions import random_condition
+    from pytest_alias.grading import behavior
+
+    renamed = random_condition(die_hard, 7, verify=False).condition
+    case = Case(die_hard, renamed, 0, "replay")
+    reference = renamed.module_map[renamed.main]
+    big, last = renamed.names["big"], renamed.names["last"]
+    # The renamed EmptySmall builds a value TLC cannot evaluate (as "own_runtime_error" above).
+    text = reference.replace(f"    /\\ {big}' = {big}\n    /\\ {last}' = \"EmptySmall\"",
+                             f"    /\\ {big}' = <<1, 2>>[{big} + 3]\n    /\\ {last}' = \"EmptySmall\"")
+    assert text != reference
+    found = {}
+    for way in ("off", "on"):
+        monkeypatch.setenv(shortcuts.ENV, way)
+        monkeypatch.setattr(behavior, "_SELF_CHECKS", {})
+        tools = TlaTools(cache_dir=tmp_path / way)
+        behavior.reference_passed_self_check(renamed, tools, mode="paper", timeout=60)
+        entry = evaluate(case, text, ["behavior"], tools=tools, timeout=60, mode="paper")["grades"]["behavior"]
+        assert not entry["passed"] and entry["details"]["side"] == "output"
+        assert "out of domain" in str(entry["details"]["attempts"])  # TLC went wrong: the question was asked
+        found[way] = (entry["passed"], entry["reason"]), tools.launches["tlc"]
+    assert found["on"][0] == found["off"][0]
+    # Off, the renamed reference was graded against itself (its forward and reverse checks at least).
+    assert found["on"][1] + 2 <= found["off"][1]
