@@ -28,7 +28,8 @@ The shortcuts, each verdict-preserving by construction:
   checks are read off them where they hold (see :mod:`.graphpass`);
 * ``self_check``: an output that is the reference itself (the same modules: the references'
   self-checks, verbatim copies) has its identity mapping's reverse check read off its forward check,
-  which ran the same states and checked R's safety formula with the rest (see ``behavior._search``);
+  which ran the same states and checked R's safety formula with the rest, and neither check run where
+  R passed its own grade with the same mode and limit (see ``behavior._search``);
   and a behavior grade whose TLC runs went wrong does not grade the reference against itself again
   where the run's self-check of the task passed with the same mode and limit (a renamed condition is
   the same spec under other names: see ``behavior.reference_passed_self_check``);

@@ -272,6 +272,9 @@ def test_a_copy_of_the_reference_has_its_reverse_check_read_off_the_forward_one(
         die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The output is R: under the identity mapping the forward check ran R's states against R's whole
     formula, so the reverse check (R against its own safety formula) is not run again."""
+    from pytest_alias.grading import behavior
+
+    monkeypatch.setattr(behavior, "_SELF_CHECKS", {})  # no self-check known: the copy's forward check runs
     case = Case(die_hard, die_hard.original(), 0, "replay")
     found = {}
     for way in ("off", "on"):
@@ -290,6 +293,29 @@ def test_a_copy_of_the_reference_has_its_reverse_check_read_off_the_forward_one(
     # A rewrite is not the reference: both of its checks run.
     rewrite, runs = found["on", "equivalent_rewrite"]
     assert rewrite["passed"] and "by_copy" not in rewrite["details"]["attempts"][0] and runs == 2
+
+
+
+def test_a_copy_of_a_reference_that_passed_its_self_check_runs_no_refinement_check(
+        die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the run's self-check of the task passed (same mode and limit), a copy's identity mapping is
+    that self-check's: neither check runs; with another limit the forward check runs again."""
+    from pytest_alias.grading import behavior
+
+    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setattr(behavior, "_SELF_CHECKS", {})
+    condition = die_hard.original()
+    case = Case(die_hard, condition, 0, "replay")
+    tools = TlaTools(cache_dir=tmp_path)
+    behavior.reference_passed_self_check(condition, tools, mode="paper", timeout=60)
+    entry = evaluate(case, outputs(die_hard)["copy"], ["behavior"], tools=tools, timeout=60,
+                     mode="paper")["grades"]["behavior"]
+    assert entry["passed"] and entry["reason"] is None and tools.launches["tlc"] == 0
+    attempt = entry["details"]["attempts"][0]
+    assert attempt["forward"] == attempt["reverse"] == "ok" and "self-check" in attempt["by_copy"]
+    other = evaluate(case, outputs(die_hard)["copy"], ["behavior"], tools=tools, timeout=59,
+                     mode="paper")["grades"]["behavior"]
+    assert other["passed"] and tools.launches["tlc"] == 1
 
 
 def test_a_passed_self_check_stands_for_the_renamed_condition(die_hard: Any, tmp_path: Path,

@@ -487,3 +487,11 @@ def test_a_module_and_its_copy_without_the_trailing_comments_share_their_runs(tm
                                                                         first[1].ok)
     other = SpecFiles(spec.main, {**spec.modules, spec.main: copied + "Not a comment\n"}, CFG)
     assert not tools.tlc(other, timeout=60).cached and tools.launches["tlc"] == 2
+
+
+def test_the_quick_tier_sizes_tlcs_fingerprint_set_unless_the_caller_did() -> None:
+    from pytest_alias.tla.launcher import QUICK_FPMEM, quick_tier_args
+
+    assert quick_tier_args("tlc", ["-workers", "1", "Spec.tla"]) == ["-fpmem", QUICK_FPMEM, "-workers", "1", "Spec.tla"]
+    assert quick_tier_args("tlc", ["-fpmem", "0.5", "Spec.tla"]) == ["-fpmem", "0.5", "Spec.tla"]
+    assert quick_tier_args("sany", ["Spec.tla"]) == ["Spec.tla"]
