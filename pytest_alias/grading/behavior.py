@@ -26,12 +26,13 @@ from ..errors import UsageProblem
 import math
 import time
 from collections import Counter
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ..tasks.model import Condition
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
 from ..tla.sidegraph import GRAPH_CAP
+from ..tla.modsplit import significant_text
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
 from .bindings import reference_bindings
@@ -263,6 +264,11 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     return _labels_last_resort(tools, inputs, result.reason or "no mapping passed", timeout, details, verdict)
 
 
+def _as_read(modules: Mapping[str, str]) -> dict[str, str]:
+    """Module texts as SANY and TLC read them (a copy's trailing modification history left out)."""
+    return {name: significant_text(text) for name, text in modules.items()}
+
+
 def _fairness_unchecked(details: Evidence, formula: SpecFormula) -> None:
     """Say that a pass left the output's fairness unchecked (the paper's reverse check tests safety only)."""
     add_leniency(details, "fairness", f"the output's fairness in {formula.name} was not checked "
@@ -355,7 +361,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # An output that is R itself (the same modules: the self-check, a verbatim copy): under the identity
     # mapping the reverse check runs R and checks R's own safety formula, which the forward check, on
     # the same states, has already checked (with R's fairness and invariants too).
-    copy_of_reference = shortcuts.enabled() and dict(inputs.gen_spec.modules) == dict(inputs.condition.module_map)
+    copy_of_reference = shortcuts.enabled() and _as_read(inputs.gen_spec.modules) == _as_read(inputs.condition.module_map)
     # Where R also passed its own grade with this mode and limit (the run's self-check, see
     # reference_passed_self_check), the identity mapping's two checks are that grade's: not run again.
     self_passed = copy_of_reference and _SELF_CHECKS.get(
