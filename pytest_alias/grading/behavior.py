@@ -165,8 +165,8 @@ def reference_passed_self_check(condition: Condition, tools: TlaTools, *, mode: 
 
     A renamed condition is the original under other names (verified with SANY and TLC when it was
     prepared), so its reference passes too: the self-check the run's coverage made stands for every
-    condition of the task, as its ``not_gradeable`` verdict already does. A shortcut (``early_stop``'s
-    kin): with ``ALIAS_SHORTCUTS=off`` each condition's reference is graded against itself again."""
+    condition of the task, as its ``not_gradeable`` verdict already does. Part of the ``self_check``
+    shortcut: with ``ALIAS_SHORTCUTS=off`` each condition's reference is graded against itself again."""
     if shortcuts.enabled():
         _SELF_CHECKS.setdefault(_self_check_key(condition, tools, mode, timeout), None)
 
@@ -364,8 +364,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     copy_of_reference = shortcuts.enabled() and _as_read(inputs.gen_spec.modules) == _as_read(inputs.condition.module_map)
     # Where R also passed its own grade with this mode and limit (the run's self-check, see
     # reference_passed_self_check), the identity mapping's two checks are that grade's: not run again.
-    self_passed = copy_of_reference and _SELF_CHECKS.get(
-        _self_check_key(inputs.condition, tools, "extended" if fairness else "paper", timeout), "") is None
+    self_key = _self_check_key(inputs.condition, tools, "extended" if fairness else "paper", timeout)
+    self_passed = copy_of_reference and self_key in _SELF_CHECKS and _SELF_CHECKS[self_key] is None
     for tried, mapping in enumerate(mappings, 1):
         remaining[mapping.constants] -= 1
         if stopped is not None and mapping.constants in stopped:

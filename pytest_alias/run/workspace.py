@@ -207,10 +207,11 @@ class Workspace:
         # checks run, which picks the tool server's tier; never part of a verdict.
         # A reference that passed its paper-mode self-check lets the behavior grade read a pass off the
         # state graphs (grading.graphpass); never otherwise.
-        self_checked = (coverage is not None and coverage.mode == "paper" and case.task.id in coverage.checked
-                        and case.task.id not in coverage.not_gradeable)
-        if (coverage is not None and case.task.id in coverage.checked and case.task.id not in coverage.not_gradeable
-                and coverage.timeout == timeout and "behavior" in self.config.grades):
+        passed_self_check = (coverage is not None and case.task.id in coverage.checked
+                             and case.task.id not in coverage.not_gradeable)
+        self_checked = passed_self_check and coverage is not None and coverage.mode == "paper"
+        if passed_self_check and coverage is not None and coverage.timeout == timeout:
+            # It stands for this condition's reference too (grading.behavior.reference_passed_self_check).
             from ..grading.behavior import reference_passed_self_check
 
             reference_passed_self_check(case.condition, self.tools, mode=coverage.mode, timeout=timeout)

@@ -429,8 +429,10 @@ EXPECTED_SECONDS: contextvars.ContextVar[float | None] = contextvars.ContextVar(
 
 #: The fingerprint set's share of the heap on the quick tier (TLC's ``-fpmem``; its default is a
 #: quarter). TLC allocates the set's bucket index up front in proportion to it, which a tiny check
-#: pays for every time: measured on this project's 2-core machine, 80 tiny checks took 6.5-6.6 s
-#: instead of 7.9-8.2 s (3 of 4 interleaved pairs; one pair 8.4 s against 8.0 s). At the default
+#: pays for every time: measured on this project's 2-core machine, 120 tiny checks in one process,
+#: interleaved in blocks of 20, took 15.0 s instead of 16.1 s and 14.4 s instead of 15.5 s (about
+#: 9 ms a check; separate processes of 80 checks each showed more, 6.5 s against 8.0 s, but with
+#: one pair of four the other way round, so the in-process figure is the one to trust). At the default
 #: 2 GB heap, 0.02 holds about 5 million fingerprints in memory, more than a check explores in the
 #: quick tier's :data:`QUICK_SECONDS`; past that TLC spills to disk (slower, never another verdict),
 #: and a check that needs longer runs again on the full tier with TLC's default.
