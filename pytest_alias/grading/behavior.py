@@ -342,8 +342,9 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # and while at least two mappings with them remain.
     remaining = Counter(m.constants for m in mappings)
     # Constant parts under which one of G's own assumptions is not TRUE (see assume_probe): their forward
-    # checks stop at start-up, so once a violation has settled what such a failure could add to the
-    # reason, they are skipped. Probed when first needed, for the parts not yet tried.
+    # checks stop at start-up on an assumption failure, which can add to the reason only as its first
+    # violation; so once a violation, or a reason ranked above one, is settled, they are skipped.
+    # Probed when first needed, for the parts not yet tried.
     probe = AssumptionProbe(tools, inputs, timeout, deadline) if stopped is not None else None
     tried_parts: set[tuple[tuple[str, str], ...]] = set()
     # Constants' arities (early stop): a mapping that has a constant stand for one of another arity
@@ -375,7 +376,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
             skipped += 1
             broken_skipped["arity"] += 1
             continue
-        if probe is not None and violation_failure is not None and mapping.constants not in tried_parts:
+        if (probe is not None and (reverse_failure or own_failure or violation_failure) is not None
+                and mapping.constants not in tried_parts):
             upcoming = list(dict.fromkeys(m.constants for m in mappings[tried:] if m.constants not in tried_parts))
             if probe.doomed(mapping.constants, upcoming):
                 skipped += 1

@@ -6,20 +6,20 @@ The shortcuts, each verdict-preserving by construction:
 
 * ``cascade``: an output is extracted once for all its grades, and an output that does not stage or
   does not pass strict SANY is decided for every grade at once, with the reason each grade gives then;
-* ``early_stop``: the behavior grade's mapping search skips the mappings whose TLC check must fail the
-  same way as one already tried: a start-up failure (see :func:`startup_failure`), an error of the
-  output's own formulas (see :func:`own_state_error`), or an output with no initial state, under the
-  same constant values. G's Init sees the constants, not the variable mapping: when TLC finds no
+* ``early_stop``: the behavior grade's mapping search skips the mappings whose TLC check must fail
+  the same way as one already tried: a start-up failure (see :func:`startup_failure`), an error of
+  the output's own formulas (see :func:`own_state_error`), or an output with no initial state, under
+  the same constant values. G's Init sees the constants, not the variable mapping: when TLC finds no
   state satisfying it, no state does, so every forward check with those constants passes vacuously
   and every reverse check fails on R's first state, where G's Init is false or cannot be evaluated;
   the mapping that showed it has settled the reason, since its forward check passed; and mappings
   whose constant values make one of G's own ASSUMEs not TRUE, found without their checks by
-  :mod:`.assume_probe`, once a violation has settled the reason; and mappings that have a constant
-  stand for one of another arity (:func:`.mapping.arity_clash`: SANY rejects the substitution), once
-  any failure has settled the first-failure reason; and where an earlier mapping's forward check fell
-  back to R's safety part (TLC cannot evaluate R's fairness), a later one, once the reason is settled,
-  checks that safety part first and the whole formula only if it passes (what fails on the safety
-  part fails on the whole formula);
+  :mod:`.assume_probe`, once a violation (or a reason ranked above one) has settled the reason; and
+  mappings that have a constant stand for one of another arity (:func:`.mapping.arity_clash`: SANY
+  rejects the substitution), once any failure has settled the first-failure reason; and where an
+  earlier mapping's forward check fell back to R's safety part (TLC cannot evaluate R's fairness), a
+  later one, once the reason is settled, checks that safety part first and the whole formula only if
+  it passes (what fails on the safety part fails on the whole formula);
 * ``graph_filter``: the mapping search skips mappings under which the reachable state graphs of R and
   G show that a check must fail, once that failure could no longer be the search's reason (see
   :mod:`.graphfilter`);

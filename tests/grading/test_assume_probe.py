@@ -133,3 +133,27 @@ def test_a_conjunct_naming_an_overridden_definition_is_not_probed(tmp_path: Any,
     assert (short.passed, short.reason) == (plain.passed, plain.reason)
     swapped_part = tuple(sorted(short.details["mapping"]["constants"].items()))
     assert swapped_part not in {tuple(sorted(part)) for part in doomed}
+
+
+#: QUORUM whose Next leaves ``chosen`` unassigned: under the identity mapping (ASSUME TRUE) TLC stops on
+#: that error of the output's own formulas, which ranks above any violation as the search's reason.
+QUORUM_OWN_ERROR = QUORUM.replace(
+    "          /\\ chosen' = IF \\E q \\in Quorums : \\A m \\in q : v \\in votes'[m] THEN chosen \\cup {v} ELSE chosen\n",
+    "")
+
+
+def test_an_own_error_settles_the_reason_for_the_probe(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the first mapping's forward check stopped on the output's own error (the search's reason
+    unless a forward check passes), the probe is asked at once, without waiting for a violation: the
+    plain search's second mapping, whose ASSUME is FALSE, is skipped rather than checked."""
+    assert QUORUM_OWN_ERROR != QUORUM
+    plain, short, plain_runs, short_runs, doomed = _graded_both_ways(QUORUM_OWN_ERROR, QUORUM_TASK, tmp_path,
+                                                                     monkeypatch)
+    assert not plain.passed and (short.passed, short.reason) == (plain.passed, plain.reason)
+    assert "is not completely specified" in plain.reason
+    _assert_doomed_parts_stop_at_start_up(plain, doomed)
+    first, second = (tuple(a["mapping"]["constants"].items()) for a in plain.details["attempts"][:2])
+    assert [a.get("forward") for a in plain.details["attempts"][:2]] == ["crash", "assumption_failure"]
+    checked = [tuple(a["mapping"]["constants"].items()) for a in short.details["attempts"]]
+    assert checked[0] == first and second in doomed and second not in checked, checked
+    assert short_runs < plain_runs / 2, (short_runs, plain_runs)
