@@ -296,11 +296,22 @@ def item_rows(records: list[dict[str, Any]], kinds: dict[tuple[str, str, int], s
             for r in records]
 
 
+#: Where a reason quotes the counterexample TLC printed (``grading.tlc_reason.trace_summary``).
+_COUNTEREXAMPLE = re.compile(r"counterexample of \d+ states?\b.*", re.DOTALL)
+
+
+def verdict_reason(reason: str | None) -> str | None:
+    """``reason`` up to the counterexample it quotes: which counterexample TLC prints for a liveness
+    violation depends on when its liveness checks run (on a loaded machine too), never the verdict."""
+    return _COUNTEREXAMPLE.sub("counterexample", reason) if reason else reason
+
+
 def differences(off: list[dict[str, Any]], on: list[dict[str, Any]], *, passed_only: bool = False) -> list[str]:
-    """Items whose verdict (passed and reason of each grade; ``passed_only``: passed) differs between the arms."""
+    """Items whose verdict (passed and reason of each grade, see :func:`verdict_reason`; ``passed_only``:
+    passed) differs between the arms."""
     def verdicts(records: list[dict[str, Any]]) -> dict[str, Any]:
-        return {r["id"]: {g: e["passed"] if passed_only else (e["passed"], e["reason"]) for g, e in r["grades"].items()}
-                for r in records}
+        return {r["id"]: {g: e["passed"] if passed_only else (e["passed"], verdict_reason(e["reason"]))
+                          for g, e in r["grades"].items()} for r in records}
     a, b = verdicts(off), verdicts(on)
     found = [f"{key}: only in one arm" for key in sorted(set(a) ^ set(b))]
     found += [f"{key}: off {a[key]} / on {b[key]}" for key in sorted(set(a) & set(b)) if a[key] != b[key]]

@@ -12,7 +12,7 @@ from conftest import CORPUS  # the repo's root conftest: ../shared/corpus/tlaplu
 from pytest_alias.tasks.suites import load_suite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from bench_paper_scale import _runtime_seconds, fast_examples  # noqa: E402 - a script beside the package
+from bench_paper_scale import _runtime_seconds, differences, fast_examples  # noqa: E402 - a script beside the package
 
 
 def test_manifest_runtimes_are_read_as_seconds() -> None:
@@ -37,3 +37,17 @@ def test_a_fast_copy_of_the_corpus_keeps_only_fast_exhaustive_models(tmp_path: P
     assert {dict(task.extra)["runtime"] for task in tasks} <= {"00:00:01"}
     with pytest.raises(SystemExit, match="no model runs"):
         fast_examples(CORPUS, 0, tmp_path / "none")
+
+
+def _record(passed: bool, reason: str | None) -> dict:
+    return {"id": "t-original-s0", "grades": {"name": {"passed": passed, "reason": reason}}}
+
+
+def test_arms_agree_whatever_counterexample_tlc_printed() -> None:
+    found = "one of the properties Live is violated: counterexample of {} states (Initial predicate → Step); last state: n = {}"
+    assert differences([_record(False, found.format(20, 3))], [_record(False, found.format(22, 7))]) == []
+    # Anything before the counterexample, and pass/fail, still has to agree.
+    other = "invariant TypeOK is violated: counterexample of 20 states (Initial predicate → Step); last state: n = 3"
+    assert differences([_record(False, found.format(20, 3))], [_record(False, other)]) != []
+    assert differences([_record(True, None)], [_record(False, found.format(20, 3))]) != []
+    assert differences([_record(True, None)], [_record(True, None)]) == []

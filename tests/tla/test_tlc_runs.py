@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from pytest_alias.switches import enabled as shortcuts_enabled
 from pytest_alias.tla.values import ModelValue
 from specs import COUNTER, counter, module
 
@@ -53,6 +54,31 @@ def test_temporal_property_violation_without_fairness(tools) -> None:
     result = tools.tlc(counter(BASE + "PROPERTY Reaches\n", unfair), deadlock=False)
     assert result.status == "property_violation"
     assert result.counterexample and result.stutters
+
+
+#: A chain whose every step is slow (TLC counts 2^15 sets per state) and whose liveness property is
+#: first violated 600 steps in: several seconds of exploring, on a behavior graph small enough that
+#: TLC's liveness checks are cheap.
+SLOW_CHAIN = """EXTENDS Naturals, FiniteSets
+VARIABLE n
+Init == n = 0
+Busy == Cardinality({s \\in SUBSET (1..15) : n \\notin s}) > 0
+Next == Busy /\\ n' = n + 1
+Spec == Init /\\ [][Next]_n
+Answers == (n >= 600) ~> (n = 0)"""
+
+
+def test_a_liveness_violation_is_reported_soon_after_the_graph_holds_it(tools) -> None:
+    """TLC checks liveness 3 s into exploring and then once a minute; the tool server wakes it in between
+    (``launcher.LIVENESS_TICK_MILLIS``), so a violation reached some seconds in is reported well inside a
+    limit that ends before TLC's own second check. (A machine several times faster than this project's
+    reaches it before TLC's first check, and the test passes either way there.)"""
+    if not shortcuts_enabled() or tools.launcher.kind != "server":
+        pytest.skip("the early liveness checks are the tool server's, a shortcut")
+    with tools.expecting(60.0):  # the full tier at once (the quick tier would give up at 10 s first)
+        result = tools.tlc(module("Chain", SLOW_CHAIN, "SPECIFICATION Spec\nPROPERTY Answers\n"), timeout=45)
+    assert result.status == "property_violation", result.explain()
+    assert result.counterexample[-1].values["n"] >= 600 and result.stutters
 
 
 def test_action_property_violation_is_named(tools) -> None:

@@ -78,6 +78,10 @@ public final class AliasToolServer {
     /** Released checks between two full collections (see {@link #main}). */
     private static final int COLLECT_EVERY = Integer.getInteger("alias.collect.every", 25);
     private static int releasedSinceCollection;
+    /** When the first wake of TLC's checker for an early liveness check comes (0: TLC's schedule only). */
+    private static final long LIVENESS_TICK_MILLIS = Long.getLong("alias.liveness.tick", 0L);
+    /** The share of a run its liveness checks may have taken for the ticker to wake TLC again. */
+    private static final double LIVENESS_TICK_SHARE = 0.2;
     /** RMI's tables, where this JVM lets the server release a check's remote objects; else null. */
     private static final RemoteObjects REMOTE = RemoteObjects.open();
 
@@ -172,7 +176,11 @@ public final class AliasToolServer {
             }, "alias-check");
             worker.setContextClassLoader(loader);
             worker.start();
+            Thread ticker = "tlc".equals(tool) && LIVENESS_TICK_MILLIS > 0 ? startLivenessTicker(worker, loader) : null;
             worker.join(limitMillis);
+            if (ticker != null) {
+                ticker.interrupt();
+            }
             if (worker.isAlive()) {
                 // Past its limit and the Python side has not stopped it: stop everything here.
                 output.println("ALIAS: the check ran past its limit; the tool server halts");
@@ -194,6 +202,110 @@ public final class AliasToolServer {
             Thread.currentThread().setContextClassLoader(AliasToolServer.class.getClassLoader());
         }
         return code;
+    }
+
+    /**
+     * Wake TLC's model checker early and often while {@code check} runs, so that it checks liveness on
+     * the graph built so far sooner than its own schedule (3 s after exploring starts, then a minute
+     * after each check: a compile-time constant of TLC). Each wake runs TLC's periodic work as its own
+     * timer would: a progress line, and a liveness check when the behavior graph grew by TLC's
+     * threshold (10%). A liveness violation is then reported soon after the graph first holds it, not
+     * up to a minute later; which of several violations TLC reports first was already a matter of
+     * timing, and a check that passes is unchanged but for the liveness checks it paid for.
+     *
+     * <p>Those are bounded: no wake for a spec without temporal properties; the first after TLC's own
+     * first check ({@link #LIVENESS_TICK_MILLIS}), then each a quarter of the time elapsed after the
+     * last, none while the checks so far took more than {@link #LIVENESS_TICK_SHARE} of the run, none
+     * after one check that took more (a check costs more the larger the graph), none after a minute
+     * (TLC's share of the time read from its {@code runtimeRatio} before each wake). A wake restarts
+     * TLC's minute, so a ticker that woke it wakes it once more when TLC's own second check was due:
+     * from then on TLC's schedule is its own again. Reached by reflection
+     * ({@code tlc2.TLCGlobals.mainChecker}, whose monitor TLC's loop waits on, and its fields); a jar
+     * without them keeps TLC's own schedule.
+     */
+    private static Thread startLivenessTicker(Thread check, ClassLoader loader) {
+        Thread ticker = new Thread(() -> {
+            long started = System.nanoTime();
+            Object checker = null;
+            boolean woke = false;
+            try {
+                Field mainChecker = Class.forName("tlc2.TLCGlobals", false, loader).getField("mainChecker");
+                Field ratio = null;
+                double seenRatio = 0.0;
+                double spentMillis = 0.0;  // the liveness checks run so far, as TLC's ratio tells them
+                long pause = LIVENESS_TICK_MILLIS;
+                while (check.isAlive()) {
+                    Thread.sleep(pause);
+                    long elapsed = (System.nanoTime() - started) / 1_000_000L;
+                    pause = Math.max(LIVENESS_TICK_MILLIS / 2, elapsed / 4);
+                    if (elapsed + pause > 60_000L) {
+                        break;
+                    }
+                    checker = mainChecker.get(null);
+                    if (checker == null) {
+                        continue;
+                    }
+                    if (ratio == null) {
+                        if (!declaredField(checker.getClass(), "checkLiveness").getBoolean(checker)) {
+                            return;  // no temporal property: nothing to check early
+                        }
+                        ratio = declaredField(checker.getClass(), "runtimeRatio");
+                    }
+                    // After each liveness check of a run's first minute TLC sets runtimeRatio to the
+                    // check's time over the run's (to 0 when it skips one for taking too much), so a
+                    // new positive value means a check ran since the last wake.
+                    double now = ratio.getDouble(checker);
+                    if (now != seenRatio && now > 0.0) {
+                        spentMillis += now * elapsed;  // an upper bound: the check ended before this wake
+                        if (now > LIVENESS_TICK_SHARE) {
+                            break;  // the next check, on a larger graph, would take more still
+                        }
+                    }
+                    seenRatio = now;
+                    if (spentMillis <= LIVENESS_TICK_SHARE * elapsed) {  // else over budget for now
+                        wake(checker);
+                        woke = true;
+                    }
+                }
+                if (woke) {  // TLC's own second check was due a minute after its first (3 s in)
+                    long due = 63_000L - (System.nanoTime() - started) / 1_000_000L;
+                    if (due > 0) {
+                        Thread.sleep(due);
+                    }
+                    if (check.isAlive()) {
+                        wake(checker);
+                    }
+                }
+            } catch (InterruptedException e) {
+                // the check ended
+            } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+                // another TLC: its own schedule stands
+            }
+        }, "alias-liveness-tick");
+        ticker.setDaemon(true);
+        ticker.start();
+        return ticker;
+    }
+
+    /** Run TLC's periodic work now: its loop waits on the checker's monitor between rounds. */
+    private static void wake(Object checker) {
+        synchronized (checker) {
+            checker.notifyAll();
+        }
+    }
+
+    /** The field {@code name} declared by {@code type} or a superclass, made accessible. */
+    private static Field declaredField(Class<?> type, String name) throws NoSuchFieldException {
+        for (Class<?> at = type; at != null; at = at.getSuperclass()) {
+            try {
+                Field field = at.getDeclaredField(name);
+                field.setAccessible(true);
+                return field;
+            } catch (NoSuchFieldException e) {
+                // look in the superclass
+            }
+        }
+        throw new NoSuchFieldException(name);
     }
 
     /** The loader SANY requests share, made on first use with the standard modules' folder fixed. */
