@@ -443,7 +443,7 @@ QUICK_FPMEM = "0.02"
 #: (TLC's own schedule: once a minute after that); see the server's ``startLivenessTicker``. A shortcut
 #: (``ALIAS_SHORTCUTS=off``: TLC's own schedule): a check with a liveness violation stops soon after its
 #: graph first holds one, not up to a minute later. Measured: a SingleLaneBridge mutant's name check
-#: took 6.3 s instead of 68 s, with the same counterexample.
+#: took 6.3–8.4 s instead of 67–70 s (benchmarks/RESULTS.md).
 LIVENESS_TICK_MILLIS = 4000
 
 
