@@ -11,7 +11,8 @@ import os
 #: The environment variable that turns every shortcut off (``off``/``0``/``no``/``false``).
 ENV = "ALIAS_SHORTCUTS"
 #: The shortcuts this build has, by name (what a record lists when they are on); see ``grading.shortcuts``.
-NAMES = ("cascade", "early_stop", "graph_filter", "graph_pass", "self_check", "dedupe", "parallel_setup", "longest_first", "quick_jvm")
+NAMES = ("cascade", "early_stop", "graph_filter", "graph_pass", "self_check", "dedupe", "parallel_setup", "longest_first",
+         "quick_jvm", "early_liveness")
 
 
 def enabled() -> bool:

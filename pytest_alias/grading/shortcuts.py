@@ -42,7 +42,13 @@ The shortcuts, each verdict-preserving by construction:
 * ``quick_jvm``: SANY and TLC run first on a tool server that compiles with C1 only (later than
   usual, with the serial collector: see :data:`~pytest_alias.tla.launcher.TIER_FLAGS`), for at most
   :data:`~pytest_alias.tla.launcher.QUICK_SECONDS`; a check that needs longer runs again on the
-  usual server with its whole limit (see :mod:`pytest_alias.tla.launcher`).
+  usual server with its whole limit (see :mod:`pytest_alias.tla.launcher`);
+* ``early_liveness``: the tool server wakes TLC's checker between its own liveness checks (3 s in,
+  then once a minute), within a bounded share of the run, so a temporal property's violation is
+  reported soon after the explored graph holds it (see :data:`~pytest_alias.tla.launcher.LIVENESS_TICK_MILLIS`
+  and the server's ``startLivenessTicker``). The same pass/fail and the same reason up to the
+  counterexample it quotes: which counterexample TLC prints, as for any check past TLC's own first
+  liveness check, depends on when the checks run.
 
 The switch itself lives in :mod:`pytest_alias.switches` (the preparation layer reads it too).
 """
