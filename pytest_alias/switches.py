@@ -12,7 +12,7 @@ import os
 ENV = "ALIAS_SHORTCUTS"
 #: The shortcuts this build has, by name (what a record lists when they are on); see ``grading.shortcuts``.
 NAMES = ("cascade", "early_stop", "graph_filter", "graph_pass", "self_check", "dedupe", "parallel_setup", "longest_first",
-         "quick_jvm", "early_liveness")
+         "quick_jvm", "early_liveness", "pluscal_check")
 
 
 def enabled() -> bool:

@@ -48,7 +48,12 @@ The shortcuts, each verdict-preserving by construction:
   reported soon after the explored graph holds it (see :data:`~pytest_alias.tla.launcher.LIVENESS_TICK_MILLIS`
   and the server's ``startLivenessTicker``). The same pass/fail and the same reason up to the
   counterexample it quotes: which counterexample TLC prints, as for any check past TLC's own first
-  liveness check, depends on when the checks run.
+  liveness check, depends on when the checks run;
+* ``pluscal_check``: the tool server's SANY (TLC's parse included) checks a module's PlusCal
+  translation only where the module holds PlusCal (one of ``PlusCal``, ``--algorithm``, ``--fair``):
+  the jar's check copies every module line by line first, which costs a tiny check about 7% and
+  grows with the square of a line's length (an 80 KB line: 1.5 s per SANY or TLC run), and finds
+  nothing to report in any other module (see ``java/overrides/alias/PlusCalCheck.java``).
 
 The switch itself lives in :mod:`pytest_alias.switches` (the preparation layer reads it too).
 """

@@ -500,7 +500,9 @@ class ToolServer:
         command = [
             str(toolchain.java.path), *_jvm_flags(TIER_GC[tier]), *TIER_FLAGS[tier], *RMI_OPENS,
             *(["-Dalias.sany.shared=true"] if shared_sany else []),
-            *([f"-Dalias.liveness.tick={LIVENESS_TICK_MILLIS}"] if shortcuts_enabled() else []), "-cp", str(class_dir),
+            *([f"-Dalias.liveness.tick={LIVENESS_TICK_MILLIS}"] if shortcuts_enabled() else []),
+            # SANY's PlusCal check skips modules without PlusCal (the overrides' alias.PlusCalCheck).
+            *(["-Dalias.pluscal.fast=true"] if shortcuts_enabled() and overrides is not None else []), "-cp", str(class_dir),
             SERVER_CLASS, str(toolchain.jar.path), *([str(overrides)] if overrides is not None else []),
         ]
         # An empty folder of its own as the working directory: SANY and TLC resolve modules from the

@@ -13,8 +13,10 @@ The test suite fails while the shipped classes are stale, so an edit cannot land
 
 The package also ships **overrides** (``java/overrides/``, compiled into ``java/classes/overrides/``
 against tla2tools.jar): classes the server defines in place of the jar's classes of the same name.
-The one there now keeps TLC from writing the liveness graph (``*_liveness.dot``) beside a state-graph
-dump, which ALIAS never reads. They are used only for a jar whose replaced classes are byte for byte
+One keeps TLC from writing the liveness graph (``*_liveness.dot``) beside a state-graph dump, which
+ALIAS never reads; another, ``alias/PlusCalCheck``, is a class of its own that SANY's PlusCal check
+goes through with the shortcuts on (the server points the jar's one call at it): a module without
+PlusCal is not copied line by line first. They are used only for a jar whose replaced classes are byte for byte
 those they were written against (:data:`REPLACED_CLASSES`), and only while they match their sources.
 """
 
@@ -48,6 +50,15 @@ OVERRIDES_HASH_FILE = SHIPPED_OVERRIDES / "source.sha256"
 REPLACED_CLASSES: dict[str, frozenset[str]] = {
     "tlc2/tool/liveness/DotLivenessStateWriter.class": frozenset({
         "3dc417f5baf7f581463d7201e3123288da1ea8176877b1ffad16f82c108d7081",
+    }),
+    # alias/PlusCalCheck answers for pcal.Validator where a module has no PlusCal (read with javap:
+    # what the validator does, and that SpecObj prints nothing for NO_PLUSCAL_EXISTS); the server
+    # points SpecObj's one call of the validator at it.
+    "tla2sany/modanalyzer/SpecObj.class": frozenset({
+        "e89ffe0c94d793e24b2868ade9ab8d77f602b3e1feab43be0c6d8f7ab1d0a224",
+    }),
+    "pcal/Validator.class": frozenset({
+        "eda939fb338fb05d0753e4ad177336921fa2d7ecf02e3bd963205c26d4b310f7",
     }),
 }
 

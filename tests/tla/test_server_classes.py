@@ -74,6 +74,7 @@ def test_the_shipped_overrides_are_compiled_from_the_current_sources() -> None:
         "java/overrides/ changed since it was compiled, or the jar's replaced classes are not the known ones: "
         "run `python -m pytest_alias.tla.server_classes` (needs a javac) and commit java/classes/overrides/")
     assert (server_classes.SHIPPED_OVERRIDES / "tlc2/tool/liveness/DotLivenessStateWriter.class").is_file()
+    assert (server_classes.SHIPPED_OVERRIDES / "alias/PlusCalCheck.class").is_file()
 
 
 def _dump_beside_a_property(launcher: Launcher, folder: Path) -> tuple[int | None, set[str], str]:
@@ -121,3 +122,64 @@ def test_overrides_are_used_only_for_the_jar_they_were_checked_against(tmp_path:
     stale.write_text("0" * 64 + "\n")
     monkeypatch.setattr(server_classes, "OVERRIDES_HASH_FILE", stale)
     assert server_classes.overrides_for(jar.path) is None
+
+
+#: A PlusCal algorithm whose translation's recorded hashes are not its own: SANY warns that it changed.
+PLUSCAL_CHANGED = """---- MODULE Pc ----
+EXTENDS Naturals
+(* --algorithm Pc
+variables x = 0;
+begin
+  x := 1;
+end algorithm; *)
+\\* BEGIN TRANSLATION - the hash of the PCal code: PCal-0123abcd
+VARIABLES x, pc
+vars == << x, pc >>
+Init == x = 0 /\\ pc = "Lbl_1"
+Next == \\/ pc = "Lbl_1" /\\ x' = 1 /\\ pc' = "Done"
+        \\/ pc = "Done" /\\ UNCHANGED vars
+\\* END TRANSLATION - the hash of the generated TLA code (remove to silence divergence warnings): TLA-0123abcd
+====
+"""
+#: A PlusCal algorithm with no translation at all (a "--fair algorithm": the other form SANY looks for).
+PLUSCAL_UNTRANSLATED = ("---- MODULE Pd ----\n(* --fair algorithm Pd\nvariables x = 0;\nbegin\n  x := 1;\n"
+                        "end algorithm; *)\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
+#: No PlusCal, but a comment line far longer than any the check used to copy cheaply.
+NO_PLUSCAL = "---- MODULE Pe ----\n\\* " + "plus cal " * 4000 + "\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"
+
+
+def _pluscal_lines(launcher: Launcher, folder: Path, tool: str, name: str, text: str) -> tuple[int | None, list[str]]:
+    """``tool`` on module ``name`` in a folder of its own: the exit code and the lines about PlusCal."""
+    folder.mkdir(parents=True)
+    (folder / f"{name}.tla").write_text(text)
+    (folder / f"{name}.cfg").write_text("INIT Init\nNEXT Next\n")
+    (folder / "tmp").mkdir()
+    args = ["-workers", "1", "-deadlock", str(folder / f"{name}.tla")] if tool == "tlc" else [str(folder / f"{name}.tla")]
+    run = launcher.run(tool, args, folder, folder / "tmp", 60)
+    return run.exit_code, [line for line in run.output.splitlines() if "PlusCal" in line]
+
+
+def test_sany_and_tlc_report_pluscal_translations_as_the_jar_does(tmp_path: Path) -> None:
+    """With the shortcuts on, the server's SANY checks PlusCal through ``alias.PlusCalCheck``: a module
+    with PlusCal still gets the jar's own verdict on its translation (changed, missing), printed as the
+    jar's classes print it in a fresh JVM, and one without gets none, however long its lines."""
+    toolchain = find_toolchain()
+    if server_classes.overrides_for(toolchain.jar.path) is None:
+        pytest.skip("no overrides for this jar (ALIAS_TLA2TOOLS names one they were not checked against)")
+    server = Launcher(toolchain, tmp_path / "c1", mode="server")
+    fresh = Launcher(toolchain, tmp_path / "c2", mode="fresh")
+    modules = {"Pc": PLUSCAL_CHANGED, "Pd": PLUSCAL_UNTRANSLATED, "Pe": NO_PLUSCAL}
+    try:
+        seen = {(launcher.kind, tool, name): _pluscal_lines(launcher, tmp_path / launcher.kind / tool / name, tool, name, text)
+                for launcher in (server, fresh) for tool in ("sany", "tlc") for name, text in modules.items()}
+    finally:
+        server.close()
+    for tool in ("sany", "tlc"):
+        for name in modules:
+            assert seen[("server", tool, name)] == seen[("fresh", tool, name)], (tool, name)
+        assert seen[("server", tool, "Pc")][1] == ["!! WARNING: Either the PlusCal or its TLA+ translation has changed "
+                                                   "in the specification for Pc since the last time translation was "
+                                                   "performed."]
+        assert seen[("server", tool, "Pd")][1] == ["PlusCal was found in the specification for Pd but no TLA+ "
+                                                   "translation block for it could be found."]
+        assert seen[("server", tool, "Pe")] == (0, [])

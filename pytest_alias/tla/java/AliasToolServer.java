@@ -84,11 +84,17 @@ public final class AliasToolServer {
     private static final double LIVENESS_TICK_SHARE = 0.2;
     /** RMI's tables, where this JVM lets the server release a check's remote objects; else null. */
     private static final RemoteObjects REMOTE = RemoteObjects.open();
+    /** Whether SANY's PlusCal check goes through the overrides' {@code alias.PlusCalCheck} (see
+     *  {@link JarImage#redirectPlusCalCheck}); set by the Python side with the shortcuts on. */
+    private static final boolean FAST_PLUSCAL_CHECK = Boolean.getBoolean("alias.pluscal.fast");
 
     public static void main(String[] argv) throws Exception {
         JarImage jar = new JarImage(new File(argv[0]));
         if (argv.length > 1) {
             jar.overlay(new File(argv[1]));
+            if (FAST_PLUSCAL_CHECK) {
+                jar.redirectPlusCalCheck();
+            }
         }
         PrintStream reply = new PrintStream(new FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
         BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -435,6 +441,114 @@ public final class AliasToolServer {
                     }
                 }
             }
+        }
+
+        /**
+         * Make SANY's one call of {@code pcal.Validator.validate(InputStream)} (in
+         * {@code tla2sany.modanalyzer.SpecObj}) call the overrides' {@code alias.PlusCalCheck.validate},
+         * which answers the same without copying a module that has no PlusCal (see that class). Nothing
+         * changes where the overrides lack that class or SpecObj has not exactly one such call.
+         */
+        void redirectPlusCalCheck() {
+            byte[] specObj = classes.get("tla2sany.modanalyzer.SpecObj");
+            if (specObj == null || !classes.containsKey("alias.PlusCalCheck")) {
+                return;
+            }
+            byte[] patched = ClassPatch.redirectStaticCall(specObj, "pcal/Validator", "validate",
+                    "(Ljava/io/InputStream;)Lpcal/Validator$ValidationResult;", "alias/PlusCalCheck");
+            if (patched != null) {
+                classes.put("tla2sany.modanalyzer.SpecObj", patched);
+            }
+        }
+    }
+
+    /** The one edit the server makes to a jar class: which class a static method call goes to. */
+    static final class ClassPatch {
+        private ClassPatch() {}
+
+        /**
+         * {@code classFile} with its calls of {@code owner.name descriptor} made to {@code newOwner} (a
+         * class with a static method of the same name and descriptor), or null where the class file has
+         * not exactly one such method reference. The new owner's name and class entries are appended to
+         * the constant pool and the reference pointed at them: nothing else in the file moves relative
+         * to what refers to it (code refers to the pool by index, never by file offset).
+         */
+        static byte[] redirectStaticCall(byte[] classFile, String owner, String name, String descriptor,
+                                         String newOwner) {
+            try {
+                java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(classFile);
+                if (in.getInt() != 0xCAFEBABE) {
+                    return null;
+                }
+                in.getInt(); // minor and major version
+                int count = in.getShort() & 0xFFFF;
+                int[] tags = new int[count];
+                int[] offsets = new int[count];
+                String[] texts = new String[count];
+                for (int index = 1; index < count; index++) {
+                    offsets[index] = in.position();
+                    int tag = in.get() & 0xFF;
+                    tags[index] = tag;
+                    switch (tag) {
+                        case 1: { // Utf8 (the names compared here are ASCII)
+                            byte[] bytes = new byte[in.getShort() & 0xFFFF];
+                            in.get(bytes);
+                            texts[index] = new String(bytes, StandardCharsets.UTF_8);
+                            break;
+                        }
+                        case 7: case 8: case 16: case 19: case 20: in.position(in.position() + 2); break;
+                        case 15: in.position(in.position() + 3); break;
+                        case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
+                            in.position(in.position() + 4); break;
+                        case 5: case 6: in.position(in.position() + 8); index++; break; // two slots
+                        default: return null; // a constant kind this reader does not know
+                    }
+                }
+                int poolEnd = in.position();
+                int found = -1;
+                for (int index = 1; index < count; index++) {
+                    if (tags[index] != 10) {
+                        continue;
+                    }
+                    int classIndex = u2(classFile, offsets[index] + 1);
+                    int natIndex = u2(classFile, offsets[index] + 3);
+                    if (tags[classIndex] == 7 && tags[natIndex] == 12
+                            && owner.equals(texts[u2(classFile, offsets[classIndex] + 1)])
+                            && name.equals(texts[u2(classFile, offsets[natIndex] + 1)])
+                            && descriptor.equals(texts[u2(classFile, offsets[natIndex] + 3)])) {
+                        if (found != -1) {
+                            return null;
+                        }
+                        found = index;
+                    }
+                }
+                if (found == -1 || count + 2 > 0xFFFF) {
+                    return null;
+                }
+                byte[] ownerName = newOwner.getBytes(StandardCharsets.UTF_8);
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(classFile.length + ownerName.length + 6);
+                java.io.DataOutputStream data = new java.io.DataOutputStream(out);
+                data.write(classFile, 0, 8);
+                data.writeShort(count + 2);
+                data.write(classFile, 10, poolEnd - 10);
+                data.writeByte(1); // entry count: the new owner's name
+                data.writeShort(ownerName.length);
+                data.write(ownerName);
+                data.writeByte(7); // entry count + 1: the class of that name
+                data.writeShort(count);
+                data.write(classFile, poolEnd, classFile.length - poolEnd);
+                byte[] patched = out.toByteArray();
+                int classIndexAt = offsets[found] + 1; // before the pool's end: unmoved
+                patched[classIndexAt] = (byte) ((count + 1) >> 8);
+                patched[classIndexAt + 1] = (byte) (count + 1);
+                return patched;
+            } catch (RuntimeException | IOException e) {
+                return null; // a class file this reader cannot take: left as the jar has it
+            }
+        }
+
+        private static int u2(byte[] bytes, int at) {
+            return (bytes[at] & 0xFF) << 8 | bytes[at + 1] & 0xFF;
         }
     }
 
