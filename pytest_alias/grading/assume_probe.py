@@ -165,6 +165,9 @@ class AssumptionProbe:
         #: Per part: its evaluations, the values to instantiate G with, the model values used (None: not probed).
         self._parts: dict[Part, tuple[list[Unit], dict[str, str], set[str]] | None] = {}
         self._results: dict[Unit, bool] = {}  # an evaluation → whether it was TRUE
+        #: Conjuncts (by index) whose evaluation has failed under some values: their other evaluations
+        #: go last in a run, since each failure ends the run it happens in.
+        self._failing: set[int] = set()
 
     @functools.cached_property
     def _conjuncts(self) -> list[Conjunct]:
@@ -256,7 +259,9 @@ class AssumptionProbe:
                     model_values |= plan[2]
         if not batch or model_values & set(self.inputs.gen_decl.variables):
             return False
-        units = list(batch.items())
+        # Evaluations of conjuncts that failed before go last (stable otherwise): a run learns every other
+        # evaluation before the next failure stops it. Each evaluation's value is its own, whatever the order.
+        units = sorted(batch.items(), key=lambda item: item[0][0] in self._failing)
         self.runs += 1
         arities = sorted({arity for arity in self._arities.values() if arity})
         module, text, first_line = _probe_module(self.inputs, units, model_values, arities)
@@ -278,6 +283,7 @@ class AssumptionProbe:
         if index != len(printed) or index >= len(units):
             return False  # the run failed otherwise: nothing more is known
         self._results[units[index][0]] = False  # its evaluation failed: so does the forward check's start-up
+        self._failing.add(units[index][0][0])
         return True
 
 
@@ -318,12 +324,18 @@ def _probe_module(inputs: ExtendedInputs, units: list[tuple[Unit, dict[str, str]
     for arity in operator_arities:  # stand-ins for operator constants (see _stand_in)
         params = ", ".join(f"{p}A{i}" for i in range(arity))
         lines.append(f"{_stand_in(p, arity)}({params}) == FALSE")
-    for i, (_, values) in enumerate(units):
-        substitutions = ", ".join(f"{name} <- {value}" for name, value in values.items())
-        lines.append(f"{p}P{i} == INSTANCE {gen}" + (f" WITH {substitutions}" if substitutions else ""))
+    # One instance of G per distinct set of values (a part's conjuncts share one): fewer for SANY to check.
+    instances: dict[tuple[tuple[str, str], ...], int] = {}
+    for _, values in units:
+        key = tuple(values.items())
+        if key not in instances:
+            instances[key] = len(instances)
+            substitutions = ", ".join(f"{name} <- {value}" for name, value in values.items())
+            lines.append(f"{p}P{instances[key]} == INSTANCE {gen}" + (f" WITH {substitutions}" if substitutions else ""))
     lines.append(f"{p}ProbeInit == FALSE /\\ {variables[0]} = {variables[0]}")
     lines.append(f"{p}ProbeNext == FALSE /\\ {variables[0]}' = {variables[0]}")
     first_line = len(lines) + 1
-    lines += [f'ASSUME PrintT(<<"{_TAG}", {i}, {p}P{i}!{p}Assume{unit[0]}>>)' for i, (unit, _) in enumerate(units)]
+    lines += [f'ASSUME PrintT(<<"{_TAG}", {i}, {p}P{instances[tuple(values.items())]}!{p}Assume{unit[0]}>>)'
+              for i, (unit, values) in enumerate(units)]
     lines.append("====")
     return module, "\n".join(lines) + "\n", first_line
