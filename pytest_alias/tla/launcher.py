@@ -515,11 +515,14 @@ class ToolServer:
         janitor().hold_group(self.proc.pid)
         janitor().hold_folder(self.home)
         ready = self._read_line(time.monotonic() + startup_timeout)
-        if ready not in ("ALIAS-READY", "ALIAS-READY\treleases"):
+        first, *flags = (ready or "").split("\t")
+        if first != "ALIAS-READY" or not set(flags) <= {"releases", "pluscal"}:
             self.kill()
             raise ServerDied("the tool server did not start")
         #: Whether the server releases each run's loader (else every run leaves its classes behind).
-        self.releases = ready.endswith("\treleases")
+        self.releases = "releases" in flags
+        #: Whether SANY's PlusCal check goes through the overrides' alias.PlusCalCheck (the shortcut).
+        self.pluscal_check = "pluscal" in flags
 
     @property
     def alive(self) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_alias.tla import server_classes
-from pytest_alias.tla.launcher import Launcher
+from pytest_alias.tla.launcher import Launcher, ToolServer
 from pytest_alias.tla.runner import TlaTools
 from pytest_alias.tla.toolchain import Java, Toolchain, find_toolchain, java_version
 from specs import counter
@@ -183,3 +183,24 @@ def test_sany_and_tlc_report_pluscal_translations_as_the_jar_does(tmp_path: Path
         assert seen[("server", tool, "Pd")][1] == ["PlusCal was found in the specification for Pd but no TLA+ "
                                                    "translation block for it could be found."]
         assert seen[("server", tool, "Pe")] == (0, [])
+
+
+def test_the_server_redirects_the_pluscal_check_only_with_the_shortcuts_on(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server says whether it rewrote SpecObj's call (a patch that silently failed would keep the
+    jar's check: the outputs above would match either way)."""
+    toolchain = find_toolchain()
+    overrides = server_classes.overrides_for(toolchain.jar.path)
+    if overrides is None:
+        pytest.skip("no overrides for this jar (ALIAS_TLA2TOOLS names one they were not checked against)")
+    class_dir, _ = server_classes.build_server(toolchain.java.javac(), tmp_path)
+    assert class_dir is not None
+    found = {}
+    for shortcuts in ("on", "off"):
+        monkeypatch.setenv("ALIAS_SHORTCUTS", shortcuts)
+        server = ToolServer(toolchain, class_dir, overrides=overrides)
+        try:
+            found[shortcuts] = server.pluscal_check
+        finally:
+            server.close()
+    assert found == {"on": True, "off": False}

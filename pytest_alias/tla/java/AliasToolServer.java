@@ -62,7 +62,8 @@ import java.util.zip.ZipFile;
  *              the jar's classes of the same names; the Python side passes it only for a jar whose
  *              replaced classes it knows)
  *   request:  tool TAB outputFile TAB tmpDir TAB limitMillis TAB arg1 TAB arg2 ...   (tool is "tlc" or "sany")
- *   ready:    "ALIAS-READY" [TAB "releases"]     (releases: TLC checks' loaders are released, see above)
+ *   ready:    "ALIAS-READY" [TAB "releases"] [TAB "pluscal"]   (releases: TLC checks' loaders are released,
+ *                                                 see above; pluscal: SANY's PlusCal check is redirected)
  *   reply:    "ALIAS-DONE" TAB exitCode [TAB "kept"]   (after outputFile is closed; kept: the check's
  *                                                 loader could not be released and stays reachable)
  *         or "ALIAS-FAULT" TAB description       (the request could not be run: a class or method the
@@ -96,15 +97,14 @@ public final class AliasToolServer {
 
     public static void main(String[] argv) throws Exception {
         JarImage jar = new JarImage(new File(argv[0]));
+        boolean pluscal = false;
         if (argv.length > 1) {
             jar.overlay(new File(argv[1]));
-            if (FAST_PLUSCAL_CHECK) {
-                jar.redirectPlusCalCheck();
-            }
+            pluscal = FAST_PLUSCAL_CHECK && jar.redirectPlusCalCheck();
         }
         PrintStream reply = new PrintStream(new FileOutputStream(java.io.FileDescriptor.out), true, "UTF-8");
         BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        reply.println(REMOTE != null ? "ALIAS-READY\treleases" : "ALIAS-READY");
+        reply.println("ALIAS-READY" + (REMOTE != null ? "\treleases" : "") + (pluscal ? "\tpluscal" : ""));
         String line;
         while ((line = requests.readLine()) != null) {
             if (line.isEmpty()) {
@@ -453,18 +453,21 @@ public final class AliasToolServer {
          * Make SANY's one call of {@code pcal.Validator.validate(InputStream)} (in
          * {@code tla2sany.modanalyzer.SpecObj}) call the overrides' {@code alias.PlusCalCheck.validate},
          * which answers the same without copying a module that has no PlusCal (see that class). Nothing
-         * changes where the overrides lack that class or SpecObj has not exactly one such call.
+         * changes where the overrides lack that class or SpecObj has not exactly one such call. Whether
+         * the call was redirected.
          */
-        void redirectPlusCalCheck() {
+        boolean redirectPlusCalCheck() {
             byte[] specObj = classes.get("tla2sany.modanalyzer.SpecObj");
             if (specObj == null || !classes.containsKey("alias.PlusCalCheck")) {
-                return;
+                return false;
             }
             byte[] patched = ClassPatch.redirectStaticCall(specObj, "pcal/Validator", "validate",
                     "(Ljava/io/InputStream;)Lpcal/Validator$ValidationResult;", "alias/PlusCalCheck");
-            if (patched != null) {
-                classes.put("tla2sany.modanalyzer.SpecObj", patched);
+            if (patched == null) {
+                return false;
             }
+            classes.put("tla2sany.modanalyzer.SpecObj", patched);
+            return true;
         }
     }
 
