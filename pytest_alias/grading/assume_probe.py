@@ -326,16 +326,18 @@ def _probe_module(inputs: ExtendedInputs, units: list[tuple[Unit, dict[str, str]
         lines.append(f"{_stand_in(p, arity)}({params}) == FALSE")
     # One instance of G per distinct set of values (a part's conjuncts share one): fewer for SANY to check.
     instances: dict[tuple[tuple[str, str], ...], int] = {}
+    instance_of: list[int] = []  # per evaluation, the instance it reads
     for _, values in units:
         key = tuple(values.items())
         if key not in instances:
             instances[key] = len(instances)
             substitutions = ", ".join(f"{name} <- {value}" for name, value in values.items())
             lines.append(f"{p}P{instances[key]} == INSTANCE {gen}" + (f" WITH {substitutions}" if substitutions else ""))
+        instance_of.append(instances[key])
     lines.append(f"{p}ProbeInit == FALSE /\\ {variables[0]} = {variables[0]}")
     lines.append(f"{p}ProbeNext == FALSE /\\ {variables[0]}' = {variables[0]}")
     first_line = len(lines) + 1
-    lines += [f'ASSUME PrintT(<<"{_TAG}", {i}, {p}P{instances[tuple(values.items())]}!{p}Assume{unit[0]}>>)'
-              for i, (unit, values) in enumerate(units)]
+    lines += [f'ASSUME PrintT(<<"{_TAG}", {i}, {p}P{instance_of[i]}!{p}Assume{unit[0]}>>)'
+              for i, (unit, _) in enumerate(units)]
     lines.append("====")
     return module, "\n".join(lines) + "\n", first_line

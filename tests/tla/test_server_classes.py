@@ -195,7 +195,7 @@ def test_the_server_redirects_the_pluscal_check_only_with_the_shortcuts_on(tmp_p
         pytest.skip("no overrides for this jar (ALIAS_TLA2TOOLS names one they were not checked against)")
     class_dir, _ = server_classes.build_server(toolchain.java.javac(), tmp_path)
     assert class_dir is not None
-    found = {}
+    found: dict[str, bool] = {}
     for shortcuts in ("on", "off"):
         monkeypatch.setenv("ALIAS_SHORTCUTS", shortcuts)
         server = ToolServer(toolchain, class_dir, overrides=overrides)
