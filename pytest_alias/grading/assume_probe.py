@@ -10,8 +10,10 @@ Here G's top-level ``ASSUME``/``ASSUMPTION`` formulas are split into their conju
 is evaluated once per distinct value of the constants it depends on (those it names; every constant if
 it names a definition of G's modules): a probe module instantiates G with those values (the others as
 the part gives them; model values become constants of the probe, bound to themselves) and prints each
-conjunct's value. A conjunct whose evaluation fails stops the run, which TLC names by the probe's line;
-it counts as failed, and a later run goes on from there. A part is *doomed* when one of its conjuncts
+conjunct's value. A conjunct whose evaluation fails counts as failed: on the tool server the probe
+wraps each evaluation in an operator whose Java definition turns TLC's failure into a value (see
+:data:`HELPER_MODULE`), so one run evaluates them all; elsewhere the failure stops the run, which TLC
+names by the probe's line, and a later run goes on from there. A part is *doomed* when one of its conjuncts
 is not TRUE: TLC evaluates the same assumption on the same values when the forward check starts, and a
 conjunction with a FALSE or failing conjunct is not TRUE, so that check fails before any state.
 A conjunct is not evaluated where a constant it depends on has no plain cfg value (bound through a
@@ -48,6 +50,12 @@ Part = tuple[tuple[str, str], ...]
 #: One evaluation: a conjunct (by index) and the values of the constants it depends on.
 Unit = tuple[int, tuple[tuple[str, str], ...]]
 _TAG = "AliasAssumeProbe"
+#: The module whose operator the probe wraps each evaluation in. In TLA+ it is the identity; the tool
+#: server gives TLC a Java definition of it (``java/overrides/alias/ValueOrFailure.java``) that yields
+#: the string ``"AliasEvaluationFailed"`` where TLC cannot evaluate its argument, so one run evaluates
+#: everything instead of stopping at the first failure. Elsewhere a failure stops the run as before.
+HELPER_MODULE = "AliasProbe"
+_HELPER_TEXT = f"---- MODULE {HELPER_MODULE} ----\nAliasValueOrFailure(e) == e\n====\n"
 #: The probe runs at most this often for one output (each failed evaluation starts it again).
 MAX_PROBE_RUNS = 8
 #: One probe run's time limit: it evaluates constant formulas only, and one that runs long (a large
@@ -264,12 +272,14 @@ class AssumptionProbe:
         units = sorted(batch.items(), key=lambda item: item[0][0] in self._failing)
         self.runs += 1
         arities = sorted({arity for arity in self._arities.values() if arity})
-        module, text, first_line = _probe_module(self.inputs, units, model_values, arities)
+        helper = HELPER_MODULE not in self._modules
+        module, text, first_line = _probe_module(self.inputs, units, model_values, arities, helper=helper)
         p = self.inputs.prefix
         cfg = "".join(f"CONSTANT {value} = {value}\n" for value in sorted(model_values))
         cfg += f"INIT {p}ProbeInit\nNEXT {p}ProbeNext\n"
         limit = min(self.timeout, PROBE_SECONDS, max(1.0, self.deadline - time.perf_counter()))
-        result = self.tools.tlc(SpecFiles(module, {**self._modules, module: text}, cfg), deadlock=False, timeout=limit)
+        modules = {**self._modules, module: text, **({HELPER_MODULE: _HELPER_TEXT} if helper else {})}
+        result = self.tools.tlc(SpecFiles(module, modules, cfg), deadlock=False, timeout=limit)
         printed = _printed(result.output)
         if printed is None:
             return False
@@ -310,14 +320,15 @@ def _printed(output: str) -> dict[int, bool] | None:
 
 
 def _probe_module(inputs: ExtendedInputs, units: list[tuple[Unit, dict[str, str]]],
-                  model_values: set[str], operator_arities: list[int]) -> tuple[str, str, int]:
+                  model_values: set[str], operator_arities: list[int], *, helper: bool = True) -> tuple[str, str, int]:
     """The probe module's name, text and the line of its first ASSUME (one ASSUME per line after it);
-    ``operator_arities``: those of G's operator constants, each with a stand-in defined."""
+    ``operator_arities``: those of G's operator constants, each with a stand-in defined; ``helper``:
+    each evaluation is wrapped in :data:`HELPER_MODULE`'s operator (a failure becomes a value)."""
     p, gen = inputs.prefix, inputs.gen_spec.main
     variables = inputs.gen_decl.variables
     digest = hashlib.sha256(repr((units, sorted(inputs.gen_spec.modules.items()))).encode()).hexdigest()[:10]
     module = f"{p}Probe_{digest}"
-    lines = [f"---- MODULE {module} ----", "EXTENDS TLC"]
+    lines = [f"---- MODULE {module} ----", f"EXTENDS TLC, {HELPER_MODULE}" if helper else "EXTENDS TLC"]
     if model_values:
         lines.append(f"CONSTANTS {', '.join(sorted(model_values))}")
     lines.append(f"VARIABLES {', '.join(variables)}")
@@ -337,7 +348,8 @@ def _probe_module(inputs: ExtendedInputs, units: list[tuple[Unit, dict[str, str]
     lines.append(f"{p}ProbeInit == FALSE /\\ {variables[0]} = {variables[0]}")
     lines.append(f"{p}ProbeNext == FALSE /\\ {variables[0]}' = {variables[0]}")
     first_line = len(lines) + 1
-    lines += [f'ASSUME PrintT(<<"{_TAG}", {i}, {p}P{instance_of[i]}!{p}Assume{unit[0]}>>)'
+    wrap = "AliasValueOrFailure" if helper else ""
+    lines += [f'ASSUME PrintT(<<"{_TAG}", {i}, {wrap}({p}P{instance_of[i]}!{p}Assume{unit[0]})>>)'
               for i, (unit, _) in enumerate(units)]
     lines.append("====")
     return module, "\n".join(lines) + "\n", first_line

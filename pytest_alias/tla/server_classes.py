@@ -16,7 +16,10 @@ against tla2tools.jar): classes the server defines in place of the jar's classes
 One keeps TLC from writing the liveness graph (``*_liveness.dot``) beside a state-graph dump, which
 ALIAS never reads; another, ``alias/PlusCalCheck``, is a class of its own that SANY's PlusCal check
 goes through with the shortcuts on (the server points the jar's one call at it): a module without
-PlusCal is not copied line by line first. They are used only for a jar whose replaced classes are byte for byte
+PlusCal is not copied line by line first. Two more are classes of their own that TLC loads by its
+operator-override convention (``tlc2.overrides.TLCOverrides`` lists ``alias.ValueOrFailure``): the Java
+definition of the ASSUME probe's helper operator (see ``grading/assume_probe.py``), used only by a spec
+with the probe's helper module, so no other check's output changes. They are used only for a jar whose replaced classes are byte for byte
 those they were written against (:data:`REPLACED_CLASSES`), and only while they match their sources.
 """
 

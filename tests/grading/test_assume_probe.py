@@ -157,3 +157,37 @@ def test_an_own_error_settles_the_reason_for_the_probe(tmp_path: Any, monkeypatc
     checked = [tuple(a["mapping"]["constants"].items()) for a in short.details["attempts"]]
     assert checked[0] == first and second in doomed and second not in checked, checked
     assert short_runs < plain_runs / 2, (short_runs, plain_runs)
+
+
+def test_one_server_run_learns_every_evaluation_and_a_fresh_jvm_learns_the_same(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the tool server the probe's evaluations that TLC cannot finish (SUBSET of a number, a set in
+    ``Nat``) become values (``alias.ValueOrFailure``), so one run evaluates them all; in a fresh JVM,
+    without that Java definition, each failure stops a run as TLC always does. Both learn the same
+    values where both evaluated, and give the same verdict."""
+    real = assume_probe.AssumptionProbe._probe
+    monkeypatch.setattr(assume_probe, "MAX_PROBE_RUNS", 100)  # the fresh JVM needs a run per failure
+    monkeypatch.setenv(shortcuts.ENV, "on")
+    seen: dict[str, tuple[list[int], list[dict[Any, bool]], Any]] = {}
+    for launch in ("server", "fresh"):
+        runs: list[int] = []
+        results: list[dict[Any, bool]] = []
+
+        def spy(self: Any, parts: Any, runs: list[int] = runs, results: list[dict[Any, bool]] = results) -> bool:
+            learnt = real(self, parts)
+            runs.append(self.runs)
+            results.append(dict(self._results))
+            return learnt
+
+        monkeypatch.setattr(assume_probe.AssumptionProbe, "_probe", spy)
+        monkeypatch.setenv("ALIAS_LAUNCHER", launch)
+        tools = TlaTools(cache_dir=tmp_path / launch)
+        seen[launch] = (runs, results, grade_behavior(QUORUM_WRONG, QUORUM_TASK.original(), tools, timeout=60))
+    (server_runs, server_results, server_grade), (fresh_runs, fresh_results, fresh_grade) = seen["server"], seen["fresh"]
+    assert not server_grade.passed and (server_grade.passed, server_grade.reason) == (fresh_grade.passed, fresh_grade.reason)
+    assert server_runs[0] == 1 and len(server_results[0]) == len(server_results[-1])  # all in its first run
+    assert max(fresh_runs) > 3  # a run per failure
+    server, fresh = server_results[-1], fresh_results[-1]
+    shared = set(server) & set(fresh)  # the fresh JVM's runs stop once the search knows enough
+    assert len(shared) > 3 and any(not server[unit] for unit in shared) and any(server[unit] for unit in shared)
+    assert {unit: server[unit] for unit in shared} == {unit: fresh[unit] for unit in shared}

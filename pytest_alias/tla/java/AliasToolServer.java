@@ -414,10 +414,11 @@ public final class AliasToolServer {
         final Map<String, byte[]> classes = new HashMap<>();
         final ProtectionDomain domain;
         /** Only ever asked for resources (never for classes), so it holds no TLC state. */
-        final URLClassLoader resources;
+        URLClassLoader resources;
+        private final URL url;
 
         JarImage(File file) throws IOException {
-            URL url = file.toURI().toURL();
+            url = file.toURI().toURL();
             domain = new ProtectionDomain(new CodeSource(url, (Certificate[]) null), null);
             resources = new URLClassLoader(new URL[] {url}, null);
             try (ZipFile zip = new ZipFile(file)) {
@@ -437,6 +438,9 @@ public final class AliasToolServer {
 
         /** Class files under {@code folder} (by package path) replace the jar's classes of the same name. */
         void overlay(File folder) throws IOException {
+            // An overlay class's resource is its own file: TLC names the file an operator override
+            // (tlc2.overrides) was loaded from, and found none for a class the jar lacks.
+            resources = new URLClassLoader(new URL[] {folder.toURI().toURL(), url}, null);
             java.nio.file.Path root = folder.toPath();
             try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(root)) {
                 for (java.nio.file.Path file : (Iterable<java.nio.file.Path>) files::iterator) {
