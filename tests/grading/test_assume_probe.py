@@ -185,7 +185,7 @@ def test_one_server_run_learns_every_evaluation_and_a_fresh_jvm_learns_the_same(
         seen[launch] = (runs, results, grade_behavior(QUORUM_WRONG, QUORUM_TASK.original(), tools, timeout=60))
     (server_runs, server_results, server_grade), (fresh_runs, fresh_results, fresh_grade) = seen["server"], seen["fresh"]
     assert not server_grade.passed and (server_grade.passed, server_grade.reason) == (fresh_grade.passed, fresh_grade.reason)
-    assert server_runs[0] == 1 and len(server_results[0]) == len(server_results[-1])  # all in its first run
+    assert max(server_runs) == 1 and len(server_results[0]) == len(server_results[-1])  # all in one run
     assert max(fresh_runs) > 3  # a run per failure
     server, fresh = server_results[-1], fresh_results[-1]
     shared = set(server) & set(fresh)  # the fresh JVM's runs stop once the search knows enough
