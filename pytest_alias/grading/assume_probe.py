@@ -55,7 +55,9 @@ _TAG = "AliasAssumeProbe"
 #: the string ``"AliasEvaluationFailed"`` where TLC cannot evaluate its argument, so one run evaluates
 #: everything instead of stopping at the first failure. Elsewhere a failure stops the run as before.
 HELPER_MODULE = "AliasProbe"
-_HELPER_TEXT = f"---- MODULE {HELPER_MODULE} ----\nAliasValueOrFailure(e) == e\n====\n"
+#: Its operator (the Java definition's ``@Evaluation`` names both).
+HELPER_OPERATOR = "AliasValueOrFailure"
+_HELPER_TEXT = f"---- MODULE {HELPER_MODULE} ----\n{HELPER_OPERATOR}(e) == e\n====\n"
 #: The probe runs at most this often for one output (each failed evaluation starts it again).
 MAX_PROBE_RUNS = 8
 #: One probe run's time limit: it evaluates constant formulas only, and one that runs long (a large
@@ -348,7 +350,7 @@ def _probe_module(inputs: ExtendedInputs, units: list[tuple[Unit, dict[str, str]
     lines.append(f"{p}ProbeInit == FALSE /\\ {variables[0]} = {variables[0]}")
     lines.append(f"{p}ProbeNext == FALSE /\\ {variables[0]}' = {variables[0]}")
     first_line = len(lines) + 1
-    wrap = "AliasValueOrFailure" if helper else ""
+    wrap = HELPER_OPERATOR if helper else ""
     lines += [f'ASSUME PrintT(<<"{_TAG}", {i}, {wrap}({p}P{instance_of[i]}!{p}Assume{unit[0]})>>)'
               for i, (unit, _) in enumerate(units)]
     lines.append("====")

@@ -440,7 +440,9 @@ public final class AliasToolServer {
         void overlay(File folder) throws IOException {
             // An overlay class's resource is its own file: TLC names the file an operator override
             // (tlc2.overrides) was loaded from, and found none for a class the jar lacks.
+            URLClassLoader jarOnly = resources;
             resources = new URLClassLoader(new URL[] {folder.toURI().toURL(), url}, null);
+            jarOnly.close();
             java.nio.file.Path root = folder.toPath();
             try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(root)) {
                 for (java.nio.file.Path file : (Iterable<java.nio.file.Path>) files::iterator) {
