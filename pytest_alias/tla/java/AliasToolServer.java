@@ -438,8 +438,8 @@ public final class AliasToolServer {
 
         /** Class files under {@code folder} (by package path) replace the jar's classes of the same name. */
         void overlay(File folder) throws IOException {
-            // An overlay class's resource is its own file: TLC names the file an operator override
-            // (tlc2.overrides) was loaded from, and found none for a class the jar lacks.
+            // An overlay class's resource is its own file: TLC prints the file each operator override
+            // (tlc2.overrides) was loaded from, which the jar alone lacks for a class of ours.
             URLClassLoader jarOnly = resources;
             resources = new URLClassLoader(new URL[] {folder.toURI().toURL(), url}, null);
             jarOnly.close();
