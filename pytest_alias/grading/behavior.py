@@ -84,6 +84,15 @@ def _run(tools: TlaTools, check: Check, timeout: float) -> tuple[TlcResult, str 
     return result, (None if result.ok else explain_check(result, check, timeout))
 
 
+def _substituted(check: Check) -> frozenset[str]:
+    """The definitions ``check``'s cfg substitutes for constants without a module qualifier (``X <- D``):
+    where G lacks one, TLC rejects the cfg (see :func:`.shortcuts.undefined_substitute`)."""
+    if check.spec.cfg is None:
+        return frozenset()
+    return frozenset(entry.value for entry in parse_cfg(check.spec.cfg).constants
+                     if entry.op == "<-" and entry.module is None)
+
+
 #: Statuses of a check or dump that say something went wrong rather than that behaviors differ.
 _ERRORS_NOT_VERDICTS = frozenset({"error", "config_error", "semantic_error", "parse_error", "out_of_memory", "crash"})
 #: Whether each reference passes against itself, by (reference, mode, limit, toolchain): None or why not.
@@ -352,6 +361,10 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
     # reason, such a failure can never become the search's reason.
     arities = ((constant_arities(inputs.condition.module_map, inputs.condition.main),
                 constant_arities(inputs.gen_spec.modules, inputs.gen_spec.main)) if stopped is not None else None)
+    # Definitions G lacks that a forward cfg substituted for a constant (early stop): TLC rejects every
+    # cfg that substitutes with one of them, before any state, whatever the rest of the mapping; once a
+    # failure has settled the first-failure reason, such a failure can never become the search's reason.
+    undefined: set[str] = set()
     # Why an earlier mapping's forward check fell back to R's safety part (TLC could not evaluate R's
     # fairness), once one did (early stop). A forward check that fails on the safety part fails on the
     # whole formula too, so once the reason is settled, later mappings check the safety part first and
@@ -375,6 +388,11 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         if arities is not None and first_failure is not None and arity_clash(mapping, *arities):
             skipped += 1
             broken_skipped["arity"] += 1
+            continue
+        if undefined and first_failure is not None and undefined & _substituted(
+                forward_check(staged, formula, ref_module, ref_decl, ref_cfg, mapping, prefix, bindings=inputs.bindings)):
+            skipped += 1
+            broken_skipped["undefined_substitute"] += 1
             continue
         if (probe is not None and (reverse_failure or own_failure or violation_failure) is not None
                 and mapping.constants not in tried_parts):
@@ -474,6 +492,9 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 failure = f"{direction} check failed under mapping {mapping.describe()}: {why}"
                 attempt["reason"] = failure
                 if stopped is not None and direction == "forward":
+                    missing = shortcuts.undefined_substitute(result.status, result.output)
+                    if missing is not None and missing in _substituted(check):
+                        undefined.add(missing)
                     if shortcuts.startup_failure(result.status, result.output, result.distinct_states):
                         stopped.add(mapping.constants)
                     elif (broken is not None and result.status == "crash"
@@ -506,6 +527,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         whys = [f"{why} under the same constant values" for why, count in counts.items() if count]
         if broken_skipped["arity"]:
             whys.append("a constant stands for one of another arity, which SANY rejects (the check cannot be parsed)")
+        if broken_skipped["undefined_substitute"]:
+            whys.append("the cfg substitutes a constant with a definition the output lacks, which TLC rejects")
         if broken_skipped["assumption"]:
             whys.append("an ASSUME of the output is not TRUE under the constant values (one TLC run evaluated "
                         "them for every constant mapping)")

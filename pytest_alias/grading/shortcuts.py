@@ -16,7 +16,9 @@ The shortcuts, each verdict-preserving by construction:
   whose constant values make one of G's own ASSUMEs not TRUE, found without their checks by
   :mod:`.assume_probe`, once a violation (or a reason ranked above one) has settled the reason; and
   mappings that have a constant stand for one of another arity (:func:`.mapping.arity_clash`: SANY
-  rejects the substitution), once any failure has settled the first-failure reason; and where an
+  rejects the substitution), once any failure has settled the first-failure reason; and mappings whose
+  forward cfg substitutes a constant with a definition that TLC found G lacks (:func:`undefined_substitute`:
+  TLC rejects the cfg), once any failure has settled the first-failure reason; and where an
   earlier mapping's forward check fell back to R's safety part (TLC cannot evaluate R's fairness), a
   later one, once the reason is settled, checks that safety part first and the whole formula only if
   it passes (what fails on the safety part fails on the whole formula);
@@ -89,6 +91,25 @@ def startup_failure(status: str, output: str, distinct_states: int | None) -> bo
 #: in M``) or a state it could not fingerprint (2147: ``0) line 3, col 5 to line 3, col 9 of module M``).
 _ERROR_POSITION = re.compile(r"^\s*\d+[.)] [Ll]ine \d+, col(?:umn)? \d+ to line \d+, col(?:umn)? \d+ "
                              r"(?:in|of module) (\w+)\s*$", re.M)
+
+
+#: TLC's rejection of a cfg entry ``X <- D`` whose definition D the checked module does not define.
+_UNDEFINED_SUBSTITUTE = re.compile(r"substitutes for \S+ with the undefined identifier (\w+)\.")
+
+
+def undefined_substitute(status: str, output: str) -> str | None:
+    """The definition a cfg error of TLC names as undefined (``The configuration file substitutes for
+    X with the undefined identifier D``), or None for any other outcome.
+
+    A forward check's cfg carries R's ``<-`` substitutions verbatim (``X <- MCInit`` for the G-constant
+    mapped to R's), and its wrapper module adds only prefixed names to G's: whether D is defined is G's
+    alone, the same under every mapping. So every mapping whose forward cfg substitutes with D (unscoped)
+    stops where this one did, on a cfg error before any state: it can neither pass nor find a violation.
+    """
+    if status != "config_error":
+        return None
+    match = _UNDEFINED_SUBSTITUTE.search(output)
+    return match.group(1) if match else None
 
 
 def own_state_error(output: str, foreign_prefix: str, foreign: frozenset[str] = frozenset(),

@@ -223,6 +223,57 @@ def test_mappings_with_a_constant_of_another_arity_are_skipped_once_a_failure_se
     assert fast.details["early_stop"]["arity_skipped"] == 4 and fast_runs <= plain_runs - 4
 
 
+SUBSTITUTED_REFERENCE = """---- MODULE Lim ----
+EXTENDS Naturals
+CONSTANTS Step(_), N, M
+VARIABLES x, y
+MCStep(a) == a + 1
+Init == x = 0 /\\ y = 0
+Next == x < N /\\ x' = Step(x) /\\ y' = y + M
+Spec == Init /\\ [][Next]_<<x, y>>
+====
+"""
+
+
+def test_mappings_whose_cfg_substitutes_a_definition_the_output_lacks_are_skipped() -> None:
+    """R's cfg has ``Step <- MCStep``; an output without MCStep makes TLC reject every forward cfg that
+    substitutes it (every mapping that SANY can parse): the plain search's verdict and reason, with
+    the mappings under other constants than the first one's skipped, and the record says why."""
+    from pytest_alias.grading.behavior import grade_behavior
+    from pytest_alias.tasks.model import Task
+
+    condition = Task("lim", "d", (("Lim", SUBSTITUTED_REFERENCE),),
+                     "CONSTANTS Step <- MCStep\n  N = 3\n  M = 2\nSPECIFICATION Spec\n").original()
+    output = SUBSTITUTED_REFERENCE.replace("MCStep(a) == a + 1", "Inc(a) == a + 1")
+    results = {}
+    for switch in ("off", "on"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(shortcuts.ENV, switch)
+            tools = TlaTools(use_cache=False)
+            results[switch] = (grade_behavior(output, condition, tools, timeout=60), tools.launches["tlc"])
+    (plain, plain_runs), (fast, fast_runs) = results["off"], results["on"]
+    assert not plain.passed and (fast.passed, fast.reason) == (plain.passed, plain.reason)
+    assert "undefined identifier MCStep" in plain.reason
+    statuses = [a["forward"] for a in plain.details["attempts"]]
+    # Twelve mappings (the first ten kept): the four with Step for Step fail on the cfg, the rest
+    # (Step for N or M) cannot be parsed.
+    assert plain.details["mappings_tried"] == 12 and statuses.count("config_error") == 4
+    assert set(statuses) == {"config_error", "semantic_error"}
+    # Of the four the cfg check rejects, the first runs, one has its constants (early stop as before)
+    # and the two with N and M swapped are skipped by this rule alone; the eight others by arity.
+    assert fast.details["early_stop"]["undefined_substitute_skipped"] == 2
+    assert fast.details["early_stop"]["arity_skipped"] == 8 and fast.details["mappings_tried"] == 1
+    assert "a definition the output lacks" in fast.details["early_stop"]["why"]
+    assert fast_runs <= plain_runs - 11
+
+
+def test_undefined_substitute_reads_tlcs_cfg_rejection() -> None:
+    message = "The configuration file substitutes for Limit with the undefined identifier MCLimit.\n"
+    assert shortcuts.undefined_substitute("config_error", message) == "MCLimit"
+    assert shortcuts.undefined_substitute("crash", message) is None
+    assert shortcuts.undefined_substitute("config_error", "The constant parameter Limit is not assigned") is None
+
+
 # Up leaves b and c unbound, so TLC cannot evaluate WF(Up) as a property of the forward check: a
 # mapping's forward check that meets it before a violation falls back to the safety part
 # Init /\ [][Next]_vars (issue 22), and so runs twice.
