@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from ..tasks.model import Condition, Task
+from ..tla.launcher import seconds_for_states
 from ..tla.runner import TlaTools
 from ..tla.specfiles import strip_comments
 from .describe import cfg_referenced_names, rename_description
@@ -52,7 +53,10 @@ def _condition(task: Task, kind: str, renaming: Renaming, seed: int | None) -> C
 
 
 def _verified(task: Task, renaming: Renaming, tools: TlaTools | None, timeout: float) -> Verification:
-    return verify_renaming(task.module_map, task.cfg, renaming.modules, renaming.cfg, tools=tools, timeout=timeout)
+    # The original's check is the first of the task's: its recorded state count is all there is to go by.
+    with TlaTools.expecting(seconds_for_states(task.expected_distinct)):
+        return verify_renaming(task.module_map, task.cfg, renaming.modules, renaming.cfg, tools=tools,
+                               timeout=timeout)
 
 
 def rename_seeds(seed: int, count: int) -> list[int]:

@@ -495,3 +495,21 @@ def test_the_quick_tier_sizes_tlcs_fingerprint_set_unless_the_caller_did() -> No
     assert quick_tier_args("tlc", ["-workers", "1", "Spec.tla"]) == ["-fpmem", QUICK_FPMEM, "-workers", "1", "Spec.tla"]
     assert quick_tier_args("tlc", ["-fpmem", "0.5", "Spec.tla"]) == ["-fpmem", "0.5", "Spec.tla"]
     assert quick_tier_args("sany", ["Spec.tla"]) == ["Spec.tla"]
+
+
+def test_a_tasks_recorded_state_count_sends_its_first_check_to_the_full_tier(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Preparing a renamed condition checks the original first, before any check time is known: a
+    task whose recorded state count says it runs long (GameOfLife's 65,536 states) starts there on
+    the full tier; one with few states, or none recorded, tries the quick tier first."""
+    from pytest_alias.cir import conditions
+    from pytest_alias.tasks.model import Task
+    from pytest_alias.tla import launcher as launch
+
+    seen: list[bool] = []
+    monkeypatch.setattr(conditions, "verify_renaming", lambda *args, **kwargs: seen.append(launch.starts_quick()))
+    module = "---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"
+    for distinct in (65536, 40, None):
+        task = Task("m", "d", (("M", module),), "INIT Init\nNEXT Next\n", expected_distinct=distinct)
+        conditions._verified(task, conditions.random_renaming(task.module_map, task.cfg, 1), None, 300.0)
+    assert seen == [False, True, True]
+    assert launch.starts_quick()  # the hint ends with the preparation
