@@ -421,15 +421,16 @@ QUICK_SECONDS = 10.0
 #: Checks expected to take longer than this (see :data:`EXPECTED_SECONDS`) go to the full tier at once:
 #: the quick tier would only spend up to :data:`QUICK_SECONDS` before the full tier runs them anyway.
 QUICK_EXPECTED_SECONDS = 3.0
-#: Distinct states a second below which few checks of tlaplus/Examples explore (its models.json: from
-#: about 860 for FastPaxos to 33,000 for MCLamportMutex; GameOfLife 4,900), to expect a check's seconds
-#: from a state count recorded with the task before it is ever run (see :func:`seconds_for_states`).
+#: A rough rate of TLC's exploration in distinct states a second, to expect a check's seconds from a
+#: state count recorded with the task before any check of it has run (see :func:`seconds_for_states`).
+#: tlaplus/Examples' larger models span about 860 (FastPaxos) to 33,000 (MCLamportMutex; GameOfLife
+#: 4,900, models.json): at this rate a spec of 15,000 states or more starts on the full tier.
 STATES_PER_SECOND = 5000
 
 
 def seconds_for_states(distinct: int | None) -> float | None:
-    """How long a check of a spec with ``distinct`` reachable states (recorded with its task) can be
-    expected to take at least, or None when no count is recorded: GameOfLife's 65,536 states (14 s in
+    """About how long a check of a spec with ``distinct`` reachable states (recorded with its task) can be
+    expected to take, or None when no count is recorded: GameOfLife's 65,536 states (14 s in
     models.json) start on the full tier at once instead of giving up on the quick tier after
     :data:`QUICK_SECONDS`. Only a choice of JVM, never a verdict's input."""
     return None if distinct is None else distinct / STATES_PER_SECOND
