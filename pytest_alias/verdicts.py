@@ -28,7 +28,7 @@ _TLC_OUTCOMES = {
     "invariant_violation": "invariant or property violation", "property_violation": "invariant or property violation",
     "assumption_failure": "invariant or property violation", "deadlock": "deadlock", "timeout": "timeout",
     "out_of_memory": "out of memory", "too_large": "too large",
-    "crash": "TLC error",
+    "stopped_early": "TLC error", "crash": "TLC error",
 }
 
 

@@ -20,6 +20,7 @@ from .graphpass import name_check_keeps_graph
 from .extract import DEFAULT_MAX_BYTES, Extraction
 from .outnames import output_names
 from .guard import loaded_writer
+from .integrity import integrity_failure
 from .parse_grade import sany_reason, staged_output
 from .result import Evidence, GradeResult
 from .tlc_reason import tlc_reason
@@ -66,7 +67,8 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         return verdict(False, f"{hazard} (SANY loaded it); not run")
 
     # With the shortcuts on, the graph is kept on the side for the behavior grade (see graphpass).
-    result = plain_check(tools, staging.spec.with_cfg(binding.text), timeout=timeout,
+    checked = staging.spec.with_cfg(binding.text)
+    result = plain_check(tools, checked, timeout=timeout,
                          keep_graph=name_check_keeps_graph(tools, condition, binding, timeout))
     details.update({
         "stage": Stage.TLC, "tlc_status": result.status, "violated": result.violated, "tlc_message": result.message,
@@ -76,4 +78,8 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         # TLC never ran: the jar, not the output, decided. Left out of the rates, named in the summary.
         details.update({"stage": Stage.TOOLCHAIN, "side": Side.GRADER, "unsupported_keyword": result.unsupported_keyword})
         return verdict(False, f"toolchain limitation: {(result.message or '').removeprefix('cfg: ')}")
+    vacuous = integrity_failure(tools, checked, result, timeout)  # a pass that checked nothing
+    if vacuous is not None:
+        details["integrity"] = vacuous
+        return verdict(False, vacuous)
     return verdict(result.ok, tlc_reason(result, binding, timeout))

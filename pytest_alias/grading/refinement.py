@@ -448,12 +448,16 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
 #: that leaves a variable of the subscript unbound (TLC, checking the spec itself, never needs it
 #: unless a liveness property is checked).
 _UNEVALUABLE = ("is either undefined or not an operator", "cannot handle the temporal formula")
+#: A TLA+ string value as TLC prints it (quoted, with backslash escapes).
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def fairness_unevaluable(result: TlcResult) -> bool:
     """Whether a check's TLC run stopped because TLC could not evaluate a formula it was given
     (rather than finding a violation): then a fair formula is checked for its safety part only."""
-    text = f"{result.message or ''}\n{result.output}"
+    # TLC's words, never a spec's: every string value TLC printed (an Assert's message, a PrintT) is
+    # blanked first, so an output cannot ask for its fairness to go unchecked by printing these words.
+    text = _QUOTED.sub('""', f"{result.message or ''}\n{result.output}")
     return result.status == "crash" and any(marker in text for marker in _UNEVALUABLE)
 
 

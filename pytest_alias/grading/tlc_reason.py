@@ -112,9 +112,11 @@ def tlc_reason(result: TlcResult, binding: CfgBinding, timeout: float) -> str | 
         return f"TLC ran out of memory under the {heap_cap()} heap cap (ALIAS_JAVA_HEAP raises it): {result.message}"
     if status == "too_large":  # stopped over a budget while TLC ran (see tla/streams.py)
         message = result.message or "run went over its budget"
-        if message.startswith("TLC printed"):
-            return "the output made " + message
+        if message.startswith("TLC printed "):  # "TLC printed more than 64 MB (…)"
+            return "the output made TLC print " + message.removeprefix("TLC printed ")
         return f"the output's {message.removeprefix('the ')}"
+    if status == "stopped_early":  # the output ended TLC's search itself (see tla/tlc.py)
+        return result.message or "the output stopped TLC before it had explored every state"
     if status == "config_error":
         return _config_reason(result, binding)
     if status == "invariant_violation":

@@ -140,6 +140,7 @@ def check_environment() -> None:
     problem = check_budgets()
     if problem is not None:
         raise ToolchainError(problem)
+    shortcuts_enabled()  # an ALIAS_SHORTCUTS that is neither on nor off: a UsageProblem now, not per grade
 
 
 class ToolRunError(ToolchainError):
@@ -164,18 +165,39 @@ def broken_jar(output: str) -> str | None:
     return None
 
 
+#: The first words each tool prints once its main class runs (TLC's ``-tool`` version message,
+#: SANY's banner): a run that printed one of them started, whatever else its output holds.
+_TOOL_STARTED = re.compile(r"^(?:@!@!@STARTMSG \d+:\d+ @!@!@|\*+ SANY2? Version|TLC2 Version|Parsing file )", re.M)
+
+
+def tool_started(output: str) -> bool:
+    """Whether the tool's own first words are in ``output`` (its JVM started and ran its main class)."""
+    return _TOOL_STARTED.search(output) is not None
+
+
+def jvm_start_failure(run: ToolRun) -> str | None:
+    """What the JVM said when it could not start the tool, or None. Decided by the process alone: a
+    fresh JVM that exited with an error before the tool printed its first words. A spec's printed
+    text (``PrintT("Could not find or load main class")``) comes after those words, and a server's
+    JVM had started before the run, so neither can turn an output's failure into a grader fault."""
+    if run.launcher != "fresh" or run.exit_code in (0, None) or tool_started(run.output):
+        return None
+    lines = [text.strip() for text in run.output.splitlines() if text.strip()]
+    said = next((line for line in lines if any(marker in line for marker in JVM_START_FAILURE_MARKERS)), None)
+    return (said or (lines[0] if lines else f"exit code {run.exit_code}, nothing printed"))[:160]
+
+
 def environment_fault(run: ToolRun) -> str | None:
     """Why ``run`` never became a verdict (a JVM that did not start, a kill from outside), or None.
     Time limits and heap exhaustion are verdicts of their own ("timeout", "out of memory")."""
     if run.timed_out:
         return None
-    broken = broken_jar(run.output) if run.launcher == "fresh" else None
+    broken = broken_jar(run.output) if run.launcher == "fresh" and run.exit_code not in (0, None) else None
     if broken is not None:
         return f"the jar cannot run the tool ({broken})"
-    started = next((m for m in JVM_START_FAILURE_MARKERS if m in run.output), None)
-    if started is not None:
-        line = next((text for text in run.output.splitlines() if text.strip()), started)
-        return f"the JVM did not start ({line.strip()[:160]})"
+    start_failure = jvm_start_failure(run)
+    if start_failure is not None:
+        return f"the JVM did not start ({start_failure})"
     code = run.exit_code
     # Only a process's own exit status tells of a kill; the tool server reports the tool's return
     # value (SANY's front end returns -1 for a spec it rejects), and a killed server is rerun fresh.

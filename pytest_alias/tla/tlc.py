@@ -14,26 +14,33 @@ from .values import Value, ValueParseError, parse_state
 
 Status = Literal[
     "ok", "invariant_violation", "property_violation", "deadlock", "assumption_failure", "parse_error",
-    "semantic_error", "config_error", "timeout", "out_of_memory", "too_large", "crash",
+    "semantic_error", "config_error", "timeout", "out_of_memory", "too_large", "stopped_early", "crash",
 ]
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
 
-#: What a JVM prints when its heap is exhausted (TLC catches the error and prints the last one).
-OUT_OF_MEMORY_MARKERS = ("java.lang.OutOfMemoryError", "GC overhead limit exceeded", "Java ran out of memory")
-#: What TLC reports as the last line of an error message when it catches an OutOfMemoryError itself
-#: (the serial collector, which the quick server tier uses, has no GC-overhead limit to stop it first).
-_HEAP_SPACE = re.compile(r"^(Java heap space)[ \t]*\r?\n@!@!@ENDMSG", re.M)
+#: TLC's own messages for a heap it exhausted (``EC.SYSTEM_OUT_OF_MEMORY``, ``…_TOO_MANY_INIT``,
+#: ``…_LIVENESS``): message codes, which no text a spec prints can forge.
+OUT_OF_MEMORY_CODES = frozenset({1001, 1002, 1003})
+#: What a JVM prints when its heap is exhausted, read only at the start of a line: a spec's printed
+#: values never start a line with these words (TLC prints a string value in quotes, a record with ``[``,
+#: a set with ``{``), so ``PrintT("java.lang.OutOfMemoryError")`` cannot pass its run off as the
+#: machine's fault. The first form is the uncaught error of a fresh JVM, the others the last line of
+#: an error message in which TLC caught it (the serial collector, which the quick server tier uses, has
+#: no GC-overhead limit to stop it first).
+_OUT_OF_MEMORY_LINE = re.compile(
+    r'^(?:Exception in thread "[^"\n]*" |The exception was a )?(java\.lang\.OutOfMemoryError)\b'
+    r"|^(Java heap space|GC overhead limit exceeded)[ \t]*\r?\n@!@!@ENDMSG", re.M)
 
 
 def out_of_memory_marker(output: str) -> str | None:
     """The words in a run's output that say Java ran out of memory (None: it did not)."""
-    found = next((marker for marker in OUT_OF_MEMORY_MARKERS if marker in output), None)
-    if found is None:
-        heap = _HEAP_SPACE.search(output)
-        found = heap.group(1) if heap else None
-    return found
+    if any(message.code in OUT_OF_MEMORY_CODES for message in parse_messages(output)):
+        return "Java ran out of memory"
+    found = _OUT_OF_MEMORY_LINE.search(output)
+    return (found.group(1) or found.group(2)) if found else None
 
-_MESSAGE = re.compile(r"@!@!@STARTMSG (\d+):(\d+) @!@!@\n(.*?)@!@!@ENDMSG \1 @!@!@", re.S)
+#: A message starts a line (TLC nests a message inside another after ": ", read as the outer one's text).
+_MESSAGE = re.compile(r"^@!@!@STARTMSG (\d+):(\d+) @!@!@\n(.*?)@!@!@ENDMSG \1 @!@!@", re.S | re.M)
 
 # Message codes of tlc2.output.EC (stable since TLC 2.x).
 SUCCESS = 2193
@@ -180,6 +187,7 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
     if distinct is None:  # stopped before the first progress report, e.g. a violated initial state
         init = next((m.text for m in messages if m.code == INIT_GENERATED), "")
         distinct = _first_int(r"([\d,]+) distinct states? generated", init)
+    left_on_queue = _first_int(r"([\d,]+) states? left on queue", stats)
     depth = next((_first_int(r"is (\d+)", m.text) for m in messages if m.code == SEARCH_DEPTH), None)
     trace = tuple(s for m in messages if m.code in STATE_PRINT for s in [_trace_state(m)] if s is not None)
     if not trace:  # a violated initial state is printed inside the violation message itself
@@ -204,6 +212,8 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
         status, message = "out_of_memory", f"Java ran out of memory ({marker.removeprefix('java.lang.')})"
     elif exit_code == 0 and SUCCESS in codes and not errors:
         status, message = "ok", None
+        if (why := _incomplete(left_on_queue, stats)) is not None:
+            status, message = "stopped_early", why
     elif codes & INVARIANT_VIOLATED:
         found = next(m for m in messages if m.code in INVARIANT_VIOLATED)
         status, violated, message = "invariant_violation", _violated_name(found.code, found.text), _short(found.text)
@@ -232,6 +242,23 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
         depth=depth, seconds=seconds, output=output, exit_code=exit_code, message=message, loops_to=loops_to,
         stutters=stutters, **extra,
     )
+
+
+def _incomplete(left_on_queue: int | None, stats: str) -> str | None:
+    """Why a run TLC reported as successful did not explore every reachable state, or None.
+
+    A breadth-first check that ran to its end leaves no state on its queue; one that a spec ended
+    (``TLCSet("exit", TRUE)`` in Init, an invariant or an action) reports "no error" with states
+    still queued. Only the final statistics, a message TLC itself frames, say which: a check passes
+    on that evidence alone."""
+    if not stats:
+        return "TLC reported success without its final statistics, so nothing shows it explored every state"
+    if left_on_queue is None:
+        return "TLC's final statistics do not say how many states were left to explore"
+    if left_on_queue > 0:
+        return (f"the output stopped TLC early: it ended the check with {left_on_queue} states left to explore "
+                "(TLCSet(\"exit\", ...) or another early stop), so its properties were not checked on every state")
+    return None
 
 
 def _after(output: str, marker: str) -> str:
