@@ -40,7 +40,7 @@ from filelock import FileLock
 from ..switches import enabled as shortcuts_enabled
 from . import server_classes
 from .janitor import GRACE_SECONDS, janitor
-from .streams import Budgets, Kept, budgets, check_budgets, read_kept, size_of
+from .streams import Budgets, Kept, budgets, check_budgets, read_kept, size_of, tree_size
 from .tlc import out_of_memory_marker
 from .toolchain import Toolchain, ToolchainError
 
@@ -76,7 +76,8 @@ WATCH_SECONDS = 0.1
 class ToolRun:
     """What one SANY or TLC process did: exit code (None on timeout or when stopped over a budget),
     merged output (its kept head and tail), wall time; ``exceeded`` names the budget that stopped it
-    (``output``: printed bytes, ``graph``: the state-graph dump), ``printed`` counts every byte printed."""
+    (``output``: printed bytes, ``graph``: the state-graph dump, ``disk``: what it kept in its folders),
+    ``printed`` counts every byte printed."""
 
     exit_code: int | None
     output: str
@@ -332,8 +333,24 @@ def _run_held(command: list[str], cwd: Path, timeout: float) -> tuple[int | None
     return proc.returncode, output
 
 
+class DiskWatch:
+    """Whether a run's own folders (its working directory, with TLC's metadata folder, and its
+    ``java.io.tmpdir``) hold more than the disk budget; measured at most every :data:`WATCH_SECONDS`."""
+
+    def __init__(self, folders: tuple[Path, ...], limit: int) -> None:
+        self.folders, self.limit = folders, limit
+        self._next = 0.0
+
+    def over(self) -> bool:
+        now = time.monotonic()
+        if not self.folders or now < self._next:
+            return False
+        self._next = now + WATCH_SECONDS
+        return tree_size(*self.folders) > self.limit
+
+
 def _run_watched(command: list[str], cwd: Path, timeout: float, limits: Budgets,
-                 dump: Path | None) -> tuple[int | None, Kept, str | None]:
+                 dump: Path | None, folders: tuple[Path, ...] = ()) -> tuple[int | None, Kept, str | None]:
     """Like :func:`_run_held`, but the output is read as a stream (only its head and tail kept) and
     the run is stopped when it prints more than ``limits.output_bytes`` or its ``dump`` file grows past
     ``limits.graph_bytes``. Returns the exit code (None when stopped), the kept output, and the
@@ -344,6 +361,7 @@ def _run_watched(command: list[str], cwd: Path, timeout: float, limits: Budgets,
     )
     janitor().hold_group(proc.pid, timeout)
     kept, exceeded = Kept(), None
+    disk = DiskWatch(folders, limits.disk_bytes)
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     deadline = time.monotonic() + timeout
@@ -362,6 +380,8 @@ def _run_watched(command: list[str], cwd: Path, timeout: float, limits: Budgets,
                 exceeded = "output"
             elif size_of(dump) > limits.graph_bytes:
                 exceeded = "graph"
+            elif disk.over():
+                exceeded = "disk"
             if exceeded is not None:
                 _kill_group(proc)
                 return None, kept, exceeded
@@ -398,7 +418,7 @@ def run_fresh(
         *args,
     ]
     start = time.perf_counter()
-    code, kept, exceeded = _run_watched(command, workdir, timeout, budgets(), dump)
+    code, kept, exceeded = _run_watched(command, workdir, timeout, budgets(), dump, (workdir, tmpdir))
     timed_out = code is None and exceeded is None
     return ToolRun(code, kept.text(), time.perf_counter() - start, timed_out, "fresh", exceeded, kept.total)
 
@@ -612,11 +632,14 @@ class ToolServer:
         else:
             self.runs += 1  # until the reply says the server released it
         limits = budgets()
+        disk = DiskWatch((workdir, tmpdir), limits.disk_bytes)
 
         def over_budget() -> str | None:
             if size_of(output_file) > limits.output_bytes:
                 return "output"
-            return "graph" if size_of(dump) > limits.graph_bytes else None
+            if size_of(dump) > limits.graph_bytes:
+                return "graph"
+            return "disk" if disk.over() else None
 
         start = time.perf_counter()
         janitor().hold_group(self.proc.pid, timeout)

@@ -29,7 +29,7 @@ from .library import needed_library
 from .modsplit import significant_text
 from .sany import SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
-from .streams import GRAPH_CAP, MB, budgets, graph_cap
+from .streams import GRAPH_CAP, MB, budgets, disk_fault, graph_cap, tree_size
 from .tlc import TlcResult, classify
 from .toolchain import Toolchain, ToolchainError, find_toolchain
 
@@ -49,6 +49,9 @@ def over_budget_message(exceeded: str, tool: str = "TLC") -> str:
     limits = budgets()
     if exceeded == "graph":
         return f"the state graph exceeded {limits.graph_bytes // MB} MB (ALIAS_GRAPH_LIMIT_MB)"
+    if exceeded == "disk":
+        return (f"the files {tool} kept on disk (its state queue and fingerprints) exceeded "
+                f"{limits.disk_bytes // MB} MB (ALIAS_DISK_LIMIT_MB)")
     return f"{tool} printed more than {limits.output_bytes // MB} MB (ALIAS_OUTPUT_LIMIT_MB)"
 
 
@@ -180,6 +183,7 @@ class TlaTools:
             self.launches["sany"] += 1
             run = _unstaged(self.launcher.run("sany", [str(staged.main)], staged.workdir, staged.tmpdir, timeout), staged)
             self.tool_seconds["sany"] += run.seconds
+            _raise_disk_fault("SANY", staged)
         _raise_environment_fault("SANY", run)
         if run.exceeded is not None:
             from .sany import SanyError
@@ -388,6 +392,8 @@ class TlaTools:
             run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout,
                                               dump=dot_file if dump_graph else None), staged)
             self.tool_seconds["tlc"] += run.seconds
+            if run.exceeded is None:  # a run its disk budget stopped filled the disk itself
+                _raise_disk_fault("TLC", staged)
             _raise_environment_fault("TLC", run)
             if run.exceeded is None and dump_graph and dot_file.is_file() \
                     and dot_file.stat().st_size > budgets().graph_bytes:
@@ -437,7 +443,7 @@ def _entry_shape_ok(entry: dict[str, Any]) -> bool:
             (isinstance(entry["exit_code"], int) and not isinstance(entry["exit_code"], bool)))
             and number(entry.get("seconds")) and isinstance(entry.get("launcher", "fresh"), str)
             and isinstance(entry.get("dot"), (str, type(None))) and isinstance(entry.get("dot_zlib"), (str, type(None)))
-            and entry.get("exceeded") in (None, "output", "graph"))
+            and entry.get("exceeded") in (None, "output", "graph", "disk"))
 
 
 #: Dumps larger than this are stored compressed in the run cache (a 35 MB dump of a large graph takes
@@ -474,6 +480,14 @@ def _too_large(result: TlcResult, exceeded: str | None) -> TlcResult:
 def _raise_environment_fault(tool: str, run: ToolRun) -> None:
     """A run that never became a verdict is an error of the machine (``ToolRunError``), not of the spec."""
     fault = environment_fault(run)
+    if fault is not None:
+        raise ToolRunError(f"{tool} could not run: {fault}")
+
+
+def _raise_disk_fault(tool: str, staged: Staged) -> None:
+    """A run whose folders could not be written (a full or read-only disk, a folder removed under it)
+    is an error of the machine (``ToolRunError``), never cached as a verdict: the next run grades again."""
+    fault = disk_fault(staged.root, tree_size(staged.workdir, staged.tmpdir))
     if fault is not None:
         raise ToolRunError(f"{tool} could not run: {fault}")
 

@@ -9,7 +9,14 @@ passes its budget the run is stopped and the verdict says so (the output's fault
 Budgets are settings (environment variables, checked at start-up, recorded in every record):
 
 * ``ALIAS_OUTPUT_LIMIT_MB`` — bytes a SANY or TLC run may print (default 64 MB);
-* ``ALIAS_GRAPH_LIMIT_MB`` — bytes a state-graph dump may have (default 64 MB, about 500,000 small states).
+* ``ALIAS_GRAPH_LIMIT_MB`` — bytes a state-graph dump may have (default 64 MB, about 500,000 small states);
+* ``ALIAS_DISK_LIMIT_MB`` — bytes a run may keep in its own folders (default 2048 MB): TLC's state queue
+  and fingerprint files in its metadata folder (``states/`` beside the spec) and what SANY and TLC
+  unpack into their ``java.io.tmpdir``, both inside the run's staging folder. A wide state space once
+  wrote 902 MB there in 90 s.
+
+A run that cannot write its folders at all (a full or read-only disk) is the machine's fault, never
+the spec's: :func:`disk_fault` tells the two apart once the run has ended.
 """
 
 from __future__ import annotations
@@ -23,13 +30,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["Budgets", "DEFAULT_GRAPH_MB", "DEFAULT_OUTPUT_MB", "KEPT_HEAD_BYTES", "KEPT_TAIL_BYTES", "Kept",
-           "budgets", "check_budgets", "graph_cap", "read_kept", "size_of"]
+__all__ = ["Budgets", "DEFAULT_DISK_MB", "DEFAULT_GRAPH_MB", "DEFAULT_OUTPUT_MB", "KEPT_HEAD_BYTES", "KEPT_TAIL_BYTES",
+           "Kept", "budgets", "check_budgets", "disk_fault", "graph_cap", "read_kept", "size_of", "tree_size"]
 
 DEFAULT_OUTPUT_MB = 64
 DEFAULT_GRAPH_MB = 64
+DEFAULT_DISK_MB = 2048
 OUTPUT_VARIABLE = "ALIAS_OUTPUT_LIMIT_MB"
 GRAPH_VARIABLE = "ALIAS_GRAPH_LIMIT_MB"
+DISK_VARIABLE = "ALIAS_DISK_LIMIT_MB"
+#: Free space below which a failed write is the disk's doing (checked after a run, see :func:`disk_fault`).
+LOW_FREE_BYTES = 1024 * 1024
 #: Printed output kept per run: the start (parse and start-up messages) and the end (verdict,
 #: counterexample, state counts); the middle is replaced by one line saying how much was cut.
 KEPT_HEAD_BYTES = 1_000_000
@@ -39,14 +50,15 @@ MB = 1024 * 1024
 
 @dataclass(frozen=True)
 class Budgets:
-    """Bytes one tool run may print and one state-graph dump may have."""
+    """Bytes one tool run may print, one state-graph dump may have, and one run may keep on disk."""
 
     output_bytes: int
     graph_bytes: int
+    disk_bytes: int = DEFAULT_DISK_MB * 1024 * 1024
 
     def to_record(self) -> dict[str, int]:
         """The budgets as a record states them (in MB, as they are set)."""
-        return {"output_mb": self.output_bytes // MB, "graph_mb": self.graph_bytes // MB}
+        return {"output_mb": self.output_bytes // MB, "graph_mb": self.graph_bytes // MB, "disk_mb": self.disk_bytes // MB}
 
 
 def _megabytes(variable: str, default: int) -> int:
@@ -73,7 +85,8 @@ def budgets() -> Budgets:
     """The budgets in force (``ValueError`` for a setting that is not a positive whole number)."""
     graph = _megabytes(GRAPH_VARIABLE, DEFAULT_GRAPH_MB) * MB
     cap = _GRAPH_CAP.get()
-    return Budgets(_megabytes(OUTPUT_VARIABLE, DEFAULT_OUTPUT_MB) * MB, graph if cap is None else min(graph, cap))
+    return Budgets(_megabytes(OUTPUT_VARIABLE, DEFAULT_OUTPUT_MB) * MB, graph if cap is None else min(graph, cap),
+                   _megabytes(DISK_VARIABLE, DEFAULT_DISK_MB) * MB)
 
 
 @contextmanager
@@ -166,3 +179,52 @@ def size_of(path: Path | None) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def tree_size(*folders: Path) -> int:
+    """The bytes of every file under ``folders`` (what a run keeps on disk); files that vanish while it
+    counts (TLC rotates its queue pages) count as 0."""
+    total = 0
+    pending = [str(folder) for folder in folders]
+    while pending:
+        try:
+            entries = list(os.scandir(pending.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append(entry.path)
+                elif entry.is_file(follow_symlinks=False):
+                    total += entry.stat(follow_symlinks=False).st_size
+            except OSError:
+                continue
+    return total
+
+
+def disk_fault(root: Path, own_bytes: int) -> str | None:
+    """Why the folder a run staged in (``root``) could not be written, when that is the machine's doing
+    and not the run's: the folder is gone, read-only, or its disk is full while the run itself kept
+    little there (``own_bytes`` below a quarter of the disk budget; a run that filled the disk with its
+    own state queue is its spec's doing, and its budget says so). None when the folder is fine."""
+    if not root.is_dir():
+        return f"its temporary folder {root} disappeared while it ran"
+    probe = root / ".alias-write-check"
+    try:
+        with open(probe, "wb") as handle:
+            handle.write(b"\0" * 65536)
+    except OSError as exc:
+        return f"its temporary folder cannot be written ({exc.strerror or exc}): {root.parent}"
+    finally:
+        try:
+            probe.unlink()
+        except OSError:
+            pass
+    try:
+        stats = os.statvfs(root)
+    except OSError:
+        return None
+    free = stats.f_bavail * stats.f_frsize
+    if free < LOW_FREE_BYTES and own_bytes < budgets().disk_bytes // 4:
+        return f"the disk of its temporary folder {root.parent} is full ({free // 1024} KB free)"
+    return None

@@ -1,0 +1,118 @@
+"""Grader integrity (issue #48): outputs that try to pass without being right, or to pass their own
+failure off as the grader's, in every grade, both behavior modes and both launchers.
+
+Each output is a wrong HourClock (its tick skips every other hour, so twelve o'clock recurs only from
+an even start) dressed with one trick. None may pass; none may come back as a grader fault (which the
+rates leave out); each fails with the reason its trick earns.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_alias.grading import grade_name
+from pytest_alias.grading.behavior import grade_behavior
+from pytest_alias.tasks.suites import load_suite
+from pytest_alias.tla.runner import TlaTools
+from pytest_alias.verdicts import grade_outcome
+from pytest_alias.vocabulary import Side
+
+HEAD = "---- MODULE HourClock ----\nEXTENDS Naturals, TLC\nVARIABLE hr\n"
+TYPE_OK = "TypeOK == hr \\in 1..12\n"
+WRONG_TICK = "Tick == hr' = IF hr >= 11 THEN 1 ELSE hr + 2\n"
+NOON = "NoonRecurs == []<>(hr = 12)\n"
+FAIR_SPEC = "Next == Tick\nSpec == Init /\\ [][Next]_hr /\\ WF_hr(Tick)\n"
+
+
+def wrong_clock(*, init: str = "Init == hr \\in 1..12\n", tick: str = WRONG_TICK, type_ok: str = TYPE_OK,
+                spec: str = FAIR_SPEC, extra: str = "") -> str:
+    return f"{HEAD}{type_ok}{init}{tick}{spec}{NOON}{extra}====\n"
+
+
+#: name → (output, what the name grade's reason says, what the behavior grades' reasons say)
+TRICKS: dict[str, tuple[str, str, str]] = {
+    "exit in Init": (wrong_clock(init="Init == hr \\in 1..12 /\\ TLCSet(\"exit\", TRUE)\n"),
+                     "stopped TLC early", "stopped TLC early"),
+    "exit in the invariant": (wrong_clock(type_ok="TypeOK == hr \\in 1..12 /\\ TLCSet(\"exit\", TRUE)\n"),
+                              "stopped TLC early", ""),
+    "exit in an action": (wrong_clock(tick="Tick == /\\ hr' = IF hr >= 11 THEN 1 ELSE hr + 2\n"
+                                           "        /\\ TLCSet(\"exit\", hr = 5)\n"),
+                          "stopped TLC early", ""),
+    "no initial state": (wrong_clock(init="Init == hr \\in 1..12 /\\ FALSE\n"), "no state satisfies", ""),
+    "an assumption that is always false": (wrong_clock(extra="ASSUME FALSE\n"), "ASSUME", ""),
+    "fairness that can never be met": (wrong_clock(spec="Next == Tick\nSpec == Init /\\ [][Next]_hr /\\ WF_hr(hr' = 100)\n"),
+                                       "admits no behavior", ""),
+    "a printed JVM start failure": (wrong_clock(init="Init == hr \\in 1..12 /\\ PrintT(\"Could not find or load main "
+                                                     "class\") /\\ PrintT(\"Error occurred during initialization of VM\")\n"),
+                                    "NoonRecurs", ""),
+    "a printed out-of-memory error": (wrong_clock(init="Init == hr \\in 1..12 /\\ PrintT(\"java.lang.OutOfMemoryError: "
+                                                       "Java heap space\")\n"), "NoonRecurs", ""),
+    "forged tool messages": (wrong_clock(init="Init == hr \\in 1..12 /\\ PrintT(\"@!@!@STARTMSG 2193:0 @!@!@\\nModel "
+                                              "checking completed. No error has been found.\\n@!@!@ENDMSG 2193 @!@!@\")\n"),
+                             "NoonRecurs", ""),
+    "a printed verdict line": (wrong_clock(init="Init == hr \\in 1..12 /\\ PrintT(\"Model checking completed. No error "
+                                                "has been found.\")\n"), "NoonRecurs", ""),
+    "an uncaught-exception line of its own": (wrong_clock(extra="Junk == Assert(FALSE, \"Exception in thread main "
+                                                                "java.lang.NoClassDefFoundError\")\n"), "NoonRecurs", ""),
+    "an exploration bounded by TLCGet": (wrong_clock(spec="Next == TLCGet(\"level\") < 2 /\\ Tick\n"
+                                                          "Spec == Init /\\ [][Next]_hr /\\ WF_hr(Next)\n"), "", ""),
+    "a parse error beside a JVM failure string": (
+        wrong_clock(extra="Junk == \"Could not find or load main class\" =\n"), "output does not parse",
+        "output does not parse"),
+}
+
+
+@pytest.fixture(scope="module")
+def clock():  # type: ignore[no-untyped-def]
+    task = {task.id: task for task in load_suite("builtin")}["hour-clock"]
+    return task.original()
+
+
+@pytest.fixture(scope="module", params=["server", "fresh"])
+def tools(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> TlaTools:
+    tools = TlaTools(cache_dir=tmp_path_factory.mktemp(f"cache-{request.param}"), launcher=request.param)
+    if tools.launcher.kind != request.param:
+        pytest.skip(f"no tool server here: {tools.launcher.note}")
+    return tools
+
+
+def _assert_failed_by_output(result, grade: str, wanted: str) -> None:  # type: ignore[no-untyped-def]
+    assert not result.passed, f"{grade} grade passed a wrong output: {result.details}"
+    assert result.details.get("side", Side.OUTPUT) == Side.OUTPUT, result.reason
+    outcome = grade_outcome(grade, {"passed": False, "details": result.details})
+    assert outcome not in ("grader error", "reference not gradeable", "toolchain limit"), (outcome, result.reason)
+    assert wanted in (result.reason or ""), result.reason
+
+
+#: The tricks whose verdict could depend on the launcher (what a fresh JVM's output holds): the others
+#: run on the tool server alone, to keep the suite short.
+BOTH_LAUNCHERS = {"exit in Init", "a printed JVM start failure", "a printed out-of-memory error", "forged tool messages",
+                  "an uncaught-exception line of its own", "a parse error beside a JVM failure string"}
+
+
+@pytest.mark.parametrize("trick", sorted(TRICKS))
+def test_a_trick_never_passes_nor_becomes_a_grader_fault(trick: str, clock, tools: TlaTools) -> None:  # type: ignore[no-untyped-def]
+    if tools.launcher.kind == "fresh" and trick not in BOTH_LAUNCHERS:
+        pytest.skip("decided the same way on both launchers; run on the tool server")
+    output, name_reason, behavior_reason = TRICKS[trick]
+    _assert_failed_by_output(grade_name(output, clock, tools), "name", name_reason)
+    for mode in ("paper", "extended"):
+        _assert_failed_by_output(grade_behavior(output, clock, tools, mode=mode), "behavior", behavior_reason)
+
+
+def test_the_reference_itself_still_passes_every_grade(clock, tools: TlaTools) -> None:  # type: ignore[no-untyped-def]
+    reference = clock.module_map[clock.main]
+    assert grade_name(reference, clock, tools).passed
+    for mode in ("paper", "extended"):
+        assert grade_behavior(reference, clock, tools, mode=mode).passed
+
+
+def test_a_fair_spec_with_a_property_is_probed_once_and_passes(clock, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The vacuity probe runs TLC once more for a pass whose cfg checks a PROPERTY under a SPECIFICATION,
+    and finds the behavior every correct spec has."""
+    tools = TlaTools(cache_dir=tmp_path)
+    result = grade_name(clock.module_map[clock.main], clock, tools)
+    assert result.passed and "integrity" not in result.details
+    assert tools.launches["tlc"] == 2  # the check and its probe
