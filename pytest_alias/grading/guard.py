@@ -1,14 +1,25 @@
-"""The file-writer guard: outputs that could write files or run commands are refused, never run.
+"""The file guard: outputs that could read or write host files or run commands are refused, never run.
 
 TLC evaluates operators of the modules a spec loads; CommunityModules' ``IOUtils`` (``IOExec`` runs
-commands, ``Serialize`` writes files), ``CSV`` and Json's serializers write to disk. A model's
-output is untrusted, so the guard fails closed, in two layers:
+commands, ``IOEnv`` reads the environment, ``Serialize``/``Deserialize`` write and read files), ``CSV``
+(``CSVWrite``, ``CSVRead``) and Json's serializers and readers (``JsonSerialize``, ``ndJsonSerialize``,
+``JsonDeserialize``, ``ndJsonDeserialize``) touch the disk. The bundled TLC 2.15 ships none of them,
+but a newer ``tla2tools.jar`` chosen through ``ALIAS_TLA2TOOLS`` (or a module an output brings) may. A
+model's output is untrusted, so the guard fails closed, in two layers:
 
 * before any tool runs (:func:`writer_use`): a module counts as imported when either the text scan
   (comments and strings skipped) or the tree-sitter parse finds it, so no comment or string trick
   hides it from both;
 * after SANY and before TLC (:func:`loaded_writer`): the modules SANY itself loaded, whatever the
   text looked like (a module pulled in some way the scans did not foresee is still seen).
+
+What the guard lets through, and why it is safe (docs/grader-integrity.md has the whole list): the
+``TLC`` module's operators. ``Print``/``PrintT`` only print (a string value is printed quoted, so it
+cannot forge a line of TLC's own: the verdict is read from TLC's message codes and the process);
+``Assert`` fails the run; ``TLCSet("exit", TRUE)`` ends the search early, which the final statistics
+show (``stopped_early``, a failure); ``TLCGet``, ``RandomElement``, ``JavaTime``, ``TLCEval``,
+``Permutations`` and ``SortSeq`` change what TLC explores or computes but read no file, and TLC runs
+with a pinned seed (``-seed 0``), so a verdict repeats.
 """
 
 from __future__ import annotations
@@ -20,10 +31,10 @@ from ..tla.specfiles import code_text, imported_modules
 
 __all__ = ["WRITER_MODULES", "WRITER_OPERATORS", "loaded_writer", "sany_loaded_modules", "writer_use"]
 
-#: Modules whose every use may write files or run commands (CommunityModules).
+#: Modules whose every use may read or write files, read the environment or run commands (CommunityModules).
 WRITER_MODULES = frozenset({"IOUtils", "CSV"})
-#: Operators that write files, by the module providing them (other operators of it are harmless).
-WRITER_OPERATORS = {"Json": frozenset({"JsonSerialize", "ndJsonSerialize"})}
+#: Operators that write or read files, by the module providing them (its other operators are harmless).
+WRITER_OPERATORS = {"Json": frozenset({"JsonSerialize", "ndJsonSerialize", "JsonDeserialize", "ndJsonDeserialize"})}
 
 _LOADED = re.compile(r"^(?:Parsing file (?:.*[/\\])?(?P<file>[^/\\\s]+)\.tla|Semantic processing of module "
                      r"(?P<module>\S+))\s*$", re.M)
@@ -52,7 +63,8 @@ def _hazard(modules: Iterable[str], code: Iterable[str]) -> str | None:
             return f"output imports {module}, whose operators write files or run commands"
         for operator in sorted(WRITER_OPERATORS.get(module, ())):
             if any(re.search(rf"\b{operator}\b", text) for text in texts):
-                return f"output uses {operator} (module {module}), which writes files"
+                action = "reads" if "Deserialize" in operator else "writes"
+                return f"output uses {operator} (module {module}), which {action} files"
     return None
 
 

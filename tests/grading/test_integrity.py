@@ -116,3 +116,12 @@ def test_a_fair_spec_with_a_property_is_probed_once_and_passes(clock, tmp_path: 
     result = grade_name(clock.module_map[clock.main], clock, tools)
     assert result.passed and "integrity" not in result.details
     assert tools.launches["tlc"] == 2  # the check and its probe
+
+
+@pytest.mark.parametrize("operator", ["JsonDeserialize", "ndJsonDeserialize"])
+def test_json_readers_are_refused_like_its_writers(operator: str) -> None:
+    """A newer jar (``ALIAS_TLA2TOOLS``) may bring Json: its readers would let an output read host files."""
+    from pytest_alias.grading.guard import writer_use
+
+    text = f'---- MODULE A ----\nEXTENDS Json\nX == {operator}("/etc/passwd")\n====\n'
+    assert writer_use([text]) == f"output uses {operator} (module Json), which reads files"
