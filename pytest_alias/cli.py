@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 from . import __version__
 from .tla.cfg import CfgError
 from .tla.specfiles import SpecError, SpecFiles
-from .options import integer, seconds
+from .options import MAX_MUTANTS, MAX_RENAME_SEEDS, MAX_SEED, MAX_WORKERS, integer, seconds
 from .tla.toolchain import ToolchainError
 from .vocabulary import GRADES, MODES
 
@@ -148,21 +148,29 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _read_map(path: Path) -> dict[str, str]:
+    """A name map ``{old name: new name}``, every new name checked before anything is renamed or written."""
+    from .atomic import read_json
+    from .run.config import name_map_problem
+
     try:
-        mapping = json.loads(path.read_text(encoding="utf-8"))
+        mapping = read_json(path)
     except (OSError, ValueError) as exc:
         raise UserError(f"{path}: not a readable JSON name map ({exc})") from None
     if not isinstance(mapping, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
         raise UserError(f"{path}: a name map must be a JSON object of old name → new name")
+    problem = name_map_problem(mapping)
+    if problem is not None:
+        raise UserError(f"{path}: {problem}")
     return mapping
 
 
 def cmd_rename(args: argparse.Namespace) -> int:
     """Rename one spec (its imports beside it included), its cfg and description; optionally verify."""
-    from .cir.build import publish, staging_dir, write_condition
+    from .cir.build import check_out, publish, staging_dir, write_condition
     from .cir.conditions import meaningful_condition, published_condition, random_condition
     from .tasks.model import Task
 
+    check_out(args.out)  # every input is checked before the first write: --out here, the map below
     spec = _spec_with_cfg(args.module, args.cfg)
     description = ""
     if args.description is not None:
@@ -171,13 +179,14 @@ def cmd_rename(args: argparse.Namespace) -> int:
         description = args.description.read_text(encoding="utf-8")
     modules = {spec.main: spec.modules[spec.main], **{k: v for k, v in spec.modules.items() if k != spec.main}}
     task = Task(spec.main, description, tuple(modules.items()), spec.cfg)
-    tools = _tools(args) if args.verify else None
     if args.published and args.map is None:
         raise UserError("--published needs --map (the published name map of this spec)")
-    if args.map is not None and args.published:  # the renamed condition from a published map, checked strictly
-        renamed = published_condition(task, _read_map(args.map), tools=tools, verify=args.verify)
-    elif args.map is not None:
-        renamed = meaningful_condition(task, _read_map(args.map), tools=tools, verify=args.verify)
+    mapping = _read_map(args.map) if args.map is not None else None
+    tools = _tools(args) if args.verify else None
+    if mapping is not None and args.published:  # the renamed condition from a published map, checked strictly
+        renamed = published_condition(task, mapping, tools=tools, verify=args.verify)
+    elif mapping is not None:
+        renamed = meaningful_condition(task, mapping, tools=tools, verify=args.verify)
     else:
         renamed = random_condition(task, args.seed, tools=tools, verify=args.verify)
     verification = renamed.verification
@@ -224,14 +233,15 @@ def _rename_maps(path: Path) -> dict[str, dict[str, str]]:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Rename and verify every task of a suite; write the test set and its summary."""
-    from .cir.build import build_test_set
+    from .cir.build import build_test_set, check_out
     from .tasks.suites import load_suite
 
     from .cir.prepared import ConditionCache
 
+    check_out(args.out)  # every input is checked before any work or write: --out, the suite, the maps
     tasks = load_suite(args.suite)
-    tools = _tools(args)
     maps = _rename_maps(args.rename_map) if args.rename_map else None
+    tools = _tools(args)
     summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools, rename_maps=maps)
     # A later pytest run with this seed (or these maps) and cache reads these conditions instead of building them.
     cache = ConditionCache(tools.cache_dir, tools.toolchain.jar.sha256)
@@ -437,7 +447,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("module", type=Path, help="the .tla module (modules it imports are read from beside it)")
     check.add_argument("--cfg", type=Path, default=None, help="the cfg (default: MODULE.cfg beside the module)")
     check.add_argument("--timeout", type=seconds, default=300.0, help="TLC time limit in seconds (default 300)")
-    check.add_argument("--workers", type=integer(1), default=1, help="TLC worker threads (default 1)")
+    check.add_argument("--workers", type=integer(1, MAX_WORKERS), default=1, help="TLC worker threads (default 1)")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(handler=cmd_check)
 
@@ -445,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     rename.add_argument("module", type=Path, help="the main .tla module (modules it imports are read from beside it)")
     rename.add_argument("--cfg", type=Path, default=None, help="the cfg (default: MODULE.cfg beside the module)")
     rename.add_argument("--description", type=Path, default=None, help="a description to rename with the paper's rule")
-    rename.add_argument("--seed", type=integer(0), default=0, help="random-name seed (default 0)")
+    rename.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed (default 0)")
     rename.add_argument("--map", type=Path, default=None, help="apply this JSON name map (meaningful names) instead")
     rename.add_argument("--published", action="store_true",
                         help="with --map: a published map of the renamed condition, checked strictly (every old name "
@@ -459,15 +469,15 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="rename and verify every task of a suite; write the CIR test set")
     build.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
     build.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
-    build.add_argument("--seed", type=integer(0), default=0, help="random-name seed (default 0)")
-    build.add_argument("--workers", type=integer(1), default=2, help="tasks verified in parallel (default 2)")
+    build.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed (default 0)")
+    build.add_argument("--workers", type=integer(1, MAX_WORKERS), default=2, help="tasks verified in parallel (default 2)")
     build.add_argument("--rename-map", type=Path, default=None,
                        help="published maps {task id: {old name: new name}}: the renamed condition from them instead "
                             "of the seed (each checked and verified by SANY and TLC; one that fails is refused with "
                             "its reason)")
-    build.add_argument("--rename-seeds", type=integer(1), default=1,
+    build.add_argument("--rename-seeds", type=integer(1, MAX_RENAME_SEEDS), default=1,
                        help="also build and verify the further renamings of a run with --alias-rename-seeds=N "
-                            "into the condition cache (default 1: the test set's renaming only)")
+                            f"into the condition cache (default 1: the test set's renaming only; at most {MAX_RENAME_SEEDS})")
     build.set_defaults(handler=cmd_build)
 
     tasks = commands.add_parser("tasks", help="list a suite's tasks and the cfg names their descriptions hide")
@@ -495,9 +505,10 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
     validate.add_argument("--mode", choices=MODES, default="paper",
                           help="behavior-grade mapping search (default paper)")
-    validate.add_argument("--workers", type=integer(1), default=2, help="tasks validated in parallel (default 2)")
-    validate.add_argument("--seed", type=integer(0), default=0, help="random-name seed of the renamed controls (default 0)")
-    validate.add_argument("--mutant-limit", type=integer(0), default=40, help="mutants generated per task (default 40)")
+    validate.add_argument("--workers", type=integer(1, MAX_WORKERS), default=2, help="tasks validated in parallel (default 2)")
+    validate.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed of the renamed controls (default 0)")
+    validate.add_argument("--mutant-limit", type=integer(0, MAX_MUTANTS), default=40,
+                          help=f"mutants generated per task (default 40, at most {MAX_MUTANTS:,})")
     validate.add_argument("--timeout", type=seconds, default=120.0, help="time limit per TLC run of a grade (default 120)")
     validate.add_argument("--mutant-timeout", type=seconds, default=60.0,
                           help="time limit per TLC run deciding whether a mutant is kept (default 60)")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .atomic import check_output_file
 from .errors import UsageProblem as UserError  # one error type for every command: one sentence, exit code 2
 
 
@@ -35,6 +36,7 @@ def cmd_propose_names(args: argparse.Namespace) -> int:
     from .progress import Progress
     from .tasks.suites import load_suite
 
+    check_output_file(args.out, "out")  # refused now, not after the model has answered
     settings = _settings(args)
     model = _model(settings, args.model)
     tasks = sorted(load_suite(args.suite), key=lambda task: task.id)
@@ -56,6 +58,7 @@ def cmd_continuation(args: argparse.Namespace) -> int:
     from .report.files import write_jsonl
     from .progress import Progress
 
+    check_output_file(args.out, "out")  # refused now, not after the model has answered
     settings = _settings(args, ("original", "random"))
     model = _model(settings, args.model)
     items = []

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .atomic import check_output_file
 from .errors import UsageProblem as UserError  # one error type for every command: one sentence, exit code 2
 
 
@@ -46,6 +47,7 @@ def cmd_split(args: argparse.Namespace) -> int:
     from .exposure.split import make_split, published_split
     from .tasks.suites import load_suite
 
+    check_output_file(args.out, "out")  # a link, FIFO or folder: refused before any work
     test = load_suite(args.suite)
     pool = load_suite(args.pool) if args.pool else []
     if args.from_file is not None:  # a published split: its halves (and pool), checked against these suites
@@ -159,12 +161,12 @@ def add_exposure_commands(commands: Any) -> None:
     from .exposure.likelihood import DEFAULT_BATCH_SIZE
     from .models.membership import DEFAULT_MIN_K
     from .exposure.finetune import DTYPES, LORA_LAYERS
-    from .options import integer, positive_number
+    from .options import MAX_RESAMPLES, MAX_SEED, integer, positive_number
     from .exposure.split import DEFAULT_SPLIT_SEED, HALVES
 
     split = commands.add_parser("split", help="exposure experiment: split a suite's tasks into halves A and B")
     split.add_argument("suite", help="the test suite: builtin, a folder of tasks, examples:PATH or tlabench:PATH")
-    split.add_argument("--seed", type=integer(0), default=DEFAULT_SPLIT_SEED, help=f"split seed (default {DEFAULT_SPLIT_SEED})")
+    split.add_argument("--seed", type=integer(0, MAX_SEED), default=DEFAULT_SPLIT_SEED, help=f"split seed (default {DEFAULT_SPLIT_SEED})")
     split.add_argument("--pool", default=None, help="a suite whose tasks outside the test set train both models")
     split.add_argument("--pool-size", type=integer(0), default=None,
                        help="keep only the N shortest pool references (default: the whole pool, as in the paper)")
@@ -206,7 +208,7 @@ def add_exposure_commands(commands: Any) -> None:
     score.add_argument("--model", required=True, help="a local model: smollm2[?lora=DIR] or hf:PATH[?lora=DIR]")
     score.add_argument("--suite", default="builtin", help="the suite (default builtin)")
     score.add_argument("--conditions", default="original,random", help="conditions to score (default original,random)")
-    score.add_argument("--seed", type=integer(0), default=None, help="the random condition's seed (default: the plugin's)")
+    score.add_argument("--seed", type=integer(0, MAX_SEED), default=None, help="the random condition's seed (default: the plugin's)")
     score.add_argument("--meaningful-maps", default=None, help="meaningful name maps (for the meaningful condition)")
     score.add_argument("--batch-size", type=integer(1), default=DEFAULT_BATCH_SIZE,
                        help=f"references per forward pass (default {DEFAULT_BATCH_SIZE})")
@@ -230,8 +232,9 @@ def add_exposure_commands(commands: Any) -> None:
     exposure.add_argument("--covered", type=Path, default=None,
                           help="tla-alias validate-grader --json output: the behavior rows on its covered tasks, as "
                                "in the paper (default: the covered set of a plugin run among FILES, if it has one)")
-    exposure.add_argument("--resamples", type=integer(100), default=10_000, help="bootstrap resamples (default 10,000)")
-    exposure.add_argument("--bootstrap-seed", type=integer(0), default=0, help="bootstrap seed (default 0)")
+    exposure.add_argument("--resamples", type=integer(100, MAX_RESAMPLES), default=10_000,
+                          help=f"bootstrap resamples (default 10,000, at most {MAX_RESAMPLES:,})")
+    exposure.add_argument("--bootstrap-seed", type=integer(0, MAX_SEED), default=0, help="bootstrap seed (default 0)")
     exposure.add_argument("--markdown", type=Path, default=None, help="also write the tables as Markdown")
     exposure.add_argument("--json", type=Path, default=None, help="also write every number as JSON")
     exposure.add_argument("--html", type=Path, default=None, help="also write an HTML page with a forest plot")

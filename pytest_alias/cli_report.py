@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
+from .atomic import read_json
 from .errors import UsageProblem as UserError  # one error type for every command: one sentence, exit code 2
 
 
 
 def _read_json(path: Path, what: str) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        return read_json(path)
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
         raise UserError(f"{path}: not a readable {what} ({exc})") from None
 
 
 def run_metadata(path: Path) -> dict[str, Any] | None:
     """A plugin run file's metadata (settings, coverage), or None for any other file."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        document = read_json(path)
+    except (OSError, ValueError):  # nested too deeply included
         return None
     metadata = document.get("metadata") if isinstance(document, dict) else None
     return metadata if isinstance(metadata, dict) else None
@@ -106,7 +106,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_report_command(commands: Any) -> None:
     """Register ``report`` on ``commands`` (an argparse subparsers object)."""
-    from .options import integer
+    from .options import MAX_RESAMPLES, MAX_SEED, integer
 
     report = commands.add_parser("report", help="render the paper's tables from saved plugin reports")
     report.add_argument("files", nargs="+", type=Path,
@@ -120,7 +120,7 @@ def add_report_command(commands: Any) -> None:
     report.add_argument("--split", type=Path, default=None, help="an exposure split: adds Table 2")
     report.add_argument("--ids", type=Path, default=None,
                         help="task ids (JSON list or one per line): the first-sample rate of appendix S over them")
-    report.add_argument("--resamples", type=integer(100), default=None,
-                        help="bootstrap resamples (default: the run's, else 10,000)")
-    report.add_argument("--seed", type=integer(0), default=None, help="bootstrap seed (default: the run's, else 0)")
+    report.add_argument("--resamples", type=integer(100, MAX_RESAMPLES), default=None,
+                        help=f"bootstrap resamples (default: the run's, else 10,000; at most {MAX_RESAMPLES:,})")
+    report.add_argument("--seed", type=integer(0, MAX_SEED), default=None, help="bootstrap seed (default: the run's, else 0)")
     report.set_defaults(handler=cmd_report)

@@ -9,7 +9,6 @@ Only the standard library is imported: the plugin loads this in every run.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +80,10 @@ def deviation_line(settings: Any) -> str:
 def recorded_deviations(path: Path | str) -> list[str]:
     """The deviations a saved run's JSON (``--alias-report run.json``) names in its metadata; [] for a
     file without them (JSON lines, a run saved before they were recorded, an unreadable file)."""
+    from .atomic import read_json
+
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        document = read_json(path)
     except (OSError, ValueError):
         return []
     metadata = document.get("metadata") if isinstance(document, dict) else None

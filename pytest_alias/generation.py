@@ -19,7 +19,8 @@ from .cases import Case
 from .models.base import DecodingParams, Generation, GenerationRequest, module_header, supports_prefix
 from .models.store import GenerationStore
 from .progress import Progress
-from .atomic import atomic_write
+from .atomic import check_output_file, write_output
+from .errors import UsageProblem
 
 CaseKey = tuple[str, str, int, str]
 
@@ -98,20 +99,21 @@ def generation_fields(generation: Generation) -> dict[str, Any]:
     return fields
 
 
-def check_writable_file(path: Path, option: str = "--alias-save-outputs") -> None:
-    """Raise ``ValueError`` (one line) unless a file can be written at ``path``: checked at start-up,
-    before any model is paid for, not when the outputs are already generated."""
-    if path.is_dir():
-        raise ValueError(f"{option} {path}: is a folder; give a file path such as outputs.jsonl")
+def check_writable_file(path: Path, option: str = "save-outputs") -> None:
+    """Raise :class:`UsageProblem` (one line) unless a file can be written at ``path``: checked at
+    start-up, before any model is paid for, not when the outputs are already generated. Only a regular
+    file (or none yet) in a folder of the user's: never a folder, device, FIFO, link or ``/proc`` path."""
+    where = f"{{flag}} {path}"
+    check_output_file(path, option)
     if path.exists() and not os.access(path, os.W_OK):
-        raise ValueError(f"{option} {path}: the file is not writable")
+        raise UsageProblem(f"{where}: the file is not writable", option=option)
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent  # the folders still missing are created when the file is written
     if not folder.is_dir():
-        raise ValueError(f"{option} {path}: {folder} is not a folder")
+        raise UsageProblem(f"{where}: {folder} is not a folder", option=option)
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {path}: the folder {folder} is not writable")
+        raise UsageProblem(f"{where}: the folder {folder} is not writable", option=option)
 
 
 def write_replay_file(path: Path, cases: Sequence[Case], generations: dict[CaseKey, Generation], seed: int) -> int:
@@ -129,5 +131,5 @@ def write_replay_file(path: Path, cases: Sequence[Case], generations: dict[CaseK
                                  "condition_version": case.condition.version, "seed": seed,
                                  **({"rename_seed": case.condition.rename_seed} if case.condition.rename_seed else {})},
                                 ensure_ascii=False))
-    atomic_write(path, lambda handle: handle.writelines(line + "\n" for line in lines))
+    write_output(path, lambda handle: handle.writelines(line + "\n" for line in lines), "save-outputs")
     return len(lines)

@@ -23,15 +23,30 @@ CONDITION_CHOICES = CONDITIONS
 PREFILL_CHOICES = ("none", "header")
 
 
-def integer(minimum: int) -> Callable[[str], int]:
-    """An argparse type: an integer of at least ``minimum`` (shared by the plugin and the command line)."""
+#: Upper limits of the counts a user gives (each refused above its limit with a one-line error naming
+#: it): a count is memory and time, and 10**9 renaming seeds once took 10 GB before any output. Each
+#: lies far above the paper's setting (5 samples, 1 renaming, 10,000 resamples).
+MAX_SAMPLES = 1000
+MAX_RENAME_SEEDS = 100
+MAX_RESAMPLES = 1_000_000
+MAX_NEW_TOKENS = 1_000_000
+MAX_WORKERS = 256
+MAX_MUTANTS = 10_000
+MAX_SEED = 2**63 - 1  # a signed 64-bit integer: what every sampler and record reader takes
+
+
+def integer(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``minimum`` and at most ``maximum`` (shared by the
+    plugin and the command line)."""
     def convert(text: str) -> int:
         try:
             number = int(str(text).strip())
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer, not {text!r}") from None
+        except ValueError:  # also a number of more than 4,300 digits (Python's own limit)
+            raise argparse.ArgumentTypeError(f"must be an integer, not {str(text)[:40]!r}") from None
         if number < minimum:
             raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {number}")
+        if maximum is not None and number > maximum:
+            raise argparse.ArgumentTypeError(f"must be at most {maximum:,} (the limit), not {number:,}")
         return number
 
     convert.__name__ = "integer"
@@ -122,11 +137,13 @@ OPTIONS: tuple[Option, ...] = (
            "builtin"),
     Option("conditions", "comma-separated conditions: original, random, meaningful (default original,random)",
            ("original", "random"), _conditions),
-    Option("samples", "samples per task and condition (default 5)", 5, integer(1)),
-    Option("seed", "seed for renaming, sampling and bootstrap (default 0)", 0, integer(0)),
+    Option("samples", f"samples per task and condition (default 5, at most {MAX_SAMPLES})", 5,
+           integer(1, MAX_SAMPLES)),
+    Option("seed", "seed for renaming, sampling and bootstrap (default 0)", 0, integer(0, MAX_SEED)),
     Option("rename-seeds", "renamings per task: the random condition built with N seeds (the run's seed first, "
            "each verified by SANY/TLC); rates and decreases are averaged over them, with the spread and worst "
-           "case (default 1, the paper's single renaming)", 1, integer(1)),
+           f"case (default 1, the paper's single renaming; at most {MAX_RENAME_SEEDS})", 1,
+           integer(1, MAX_RENAME_SEEDS)),
     Option("timeout", "TLC time limit per run in seconds (default 300)", 300.0, seconds),
     Option("mode", "behavior grade: paper (the paper's procedure) or extended (default paper)", "paper",
            choices=MODE_CHOICES),
@@ -138,13 +155,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("no-fail", "grade failures are xfail: only the gates decide the outcome", False, kind="flag"),
     Option("lora", "a PEFT LoRA adapter folder applied to hf: models"),
     Option("meaningful-maps", "JSON {task id: {old name: new name}} for the meaningful condition"),
-    Option("resamples", "bootstrap resamples for the summary CIs (default 10000)", 10000, integer(100)),
+    Option("resamples", f"bootstrap resamples for the summary CIs (default 10000, at most {MAX_RESAMPLES:,})",
+           10000, integer(100, MAX_RESAMPLES)),
     Option("prefill", "none (default, the paper's setting): the answer is the model's alone; header: local "
            "models' answers start with '---- MODULE <Name> ----' (in a renamed condition the renamed name), a "
            "deviation from the paper that every record and the summary header name (API models never get it)",
            "none", choices=PREFILL_CHOICES),
-    Option("max-new-tokens", "token budget per sample for local models (default: the model's own)", None,
-           integer(1)),
+    Option("max-new-tokens", f"token budget per sample for local models (default: the model's own; at most "
+           f"{MAX_NEW_TOKENS:,})", None, integer(1, MAX_NEW_TOKENS)),
     Option("covered", "restrict name and behavior rates and decreases also to the tasks the behavior grade "
            "covers (its reference passes against itself), and the exposure table's behavior rows to them: a "
            "tla-alias validate-grader --json file, or auto (appendix J's eligibility and the self-check)"),

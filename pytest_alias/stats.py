@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .options import MAX_RESAMPLES
+
 __all__ = [
     "POINTS",
     "Auroc",
@@ -114,6 +116,8 @@ def _aligned(**named: ArrayLike) -> list[np.ndarray]:
 def _check_resamples(resamples: int) -> int:
     if isinstance(resamples, bool) or not isinstance(resamples, (int, np.integer)) or resamples < 1:
         raise ValueError(f"resamples must be a positive integer, got {resamples!r}")
+    if resamples > MAX_RESAMPLES:  # a run file's or caller's count: time and memory grow with it
+        raise ValueError(f"resamples must be at most {MAX_RESAMPLES:,} (the limit), got {int(resamples):,}")
     return int(resamples)
 
 

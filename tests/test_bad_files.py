@@ -84,3 +84,66 @@ def test_a_run_cache_entry_of_any_wrong_shape_is_a_miss(entry: object, tmp_path:
     assert not again.cached and again.ok == first.ok
     assert tools.tlc(spec).status == tlc.status == "ok"
     assert RunCache(tmp_path).get("0" * 64) is None
+
+
+# --------------------------------------------------------------------------- nested JSON and covered files (issue 48)
+
+def test_a_deeply_nested_cache_entry_is_a_miss_and_rewritten(tmp_path: Path) -> None:
+    """A nested entry once raised RecursionError and was never rewritten (the task stayed not gradeable)."""
+    spec = SpecFiles("M", {"M": "---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"},
+                     "INIT Init\nNEXT Next\n")
+    tools = TlaTools(cache_dir=tmp_path)
+    tools.sany(spec)
+    entries = list((tmp_path / "runs").glob("*/*.json"))
+    assert entries
+    for path in entries:
+        path.write_text(DEEP)
+    again = tools.sany(spec)
+    assert not again.cached and again.ok
+    assert all(json.loads(path.read_text()) for path in entries), "the damaged entry is written anew"
+    assert tools.sany(spec).cached
+
+
+def test_a_deeply_nested_generation_store_entry_is_a_miss(tmp_path: Path) -> None:
+    from pytest_alias.models.store import GenerationStore
+
+    store = GenerationStore(tmp_path)
+    store.path("ab" * 32).parent.mkdir(parents=True)
+    store.path("ab" * 32).write_text(DEEP)
+    assert store.get("ab" * 32) is None
+
+
+def test_a_deeply_nested_user_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_alias.errors import UsageProblem
+    from pytest_alias.run.config import _covered, read_name_maps
+
+    deep = tmp_path / "deep.json"
+    deep.write_text(DEEP)
+    module = tmp_path / "M.tla"
+    module.write_text("---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")
+    assert main(["rename", str(module), "--map", str(deep), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nested too deeply" in err and "Traceback" not in err
+    for read in (lambda: read_name_maps(deep, "rename-map"), lambda: _covered(str(deep))):
+        with pytest.raises(UsageProblem, match="nested too deeply"):
+            read()
+
+
+@pytest.mark.parametrize("entry, said", [
+    ({"covered": True}, "tasks entry 1: no 'task' id"),
+    ({"task": "a", "covered": "no"}, "tasks entry 1 (a): 'covered' must be true or false, not 'no'"),
+    ({"task": "a", "covered": 1}, "'covered' must be true or false, not 1"),
+    ({"task": "a"}, "'covered' must be true or false, not None"),
+])
+def test_a_covered_file_entry_must_name_its_task_and_say_true_or_false(entry: dict[str, object], said: str,
+                                                                       tmp_path: Path) -> None:
+    from pytest_alias.errors import UsageProblem
+    from pytest_alias.grading.validation import covered_tasks
+    from pytest_alias.run.config import _covered
+
+    path = tmp_path / "covered.json"
+    path.write_text(json.dumps({"tasks": [entry]}))
+    with pytest.raises(UsageProblem) as caught:
+        _covered(str(path))
+    assert said in str(caught.value) and "\n" not in str(caught.value)
+    assert covered_tasks({"tasks": [{"task": "a", "covered": True}, {"task": "b", "covered": False}]}) == {"a"}

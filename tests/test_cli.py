@@ -111,6 +111,23 @@ def test_bad_numbers_are_a_usage_error(argv: list[str], capsys: pytest.CaptureFi
     assert "must be" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, limit", [
+    (["build", "builtin", "--out", "set", "--rename-seeds", "1000000000"], "at most 100 (the limit)"),
+    (["report", "r.json", "--resamples", "1000000000"], "at most 1,000,000 (the limit)"),
+    (["exposure", "r.json", "--resamples", "1000001"], "at most 1,000,000 (the limit)"),
+    (["validate-grader", "builtin", "--mutant-limit", "99999999"], "at most 10,000 (the limit)"),
+    (["check", "M.tla", "--workers", "100000"], "at most 256 (the limit)"),
+    (["rename", "M.tla", "--out", "o", "--seed", str(2**64)], "at most 9,223,372,036,854,775,807 (the limit)"),
+])
+def test_every_count_is_bounded_with_its_limit_named(argv: list[str], limit: str,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """10**9 renaming seeds once took 10 GB with no output: each count is refused above its limit, at once."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and limit in err and "Traceback" not in err
+
+
 def test_an_unwritable_out_folder_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     module = tmp_path / "M.tla"
     module.write_text("---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -55,6 +56,43 @@ def test_command_line_beats_ini_beats_default(option: str) -> None:
 def test_bad_ini_values_name_the_option(option: str, value: str, message: str) -> None:
     with pytest.raises(OptionError, match=message):
         _resolve({}, {option: value})
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("rename-seeds", "1000000000", "--alias-rename-seeds must be at most 100 (the limit), not 1,000,000,000"),
+    ("samples", "1001", "--alias-samples must be at most 1,000 (the limit)"),
+    ("resamples", "1000001", "--alias-resamples must be at most 1,000,000 (the limit)"),
+    ("max-new-tokens", "1000001", "--alias-max-new-tokens must be at most 1,000,000 (the limit)"),
+    ("seed", str(2**63), "--alias-seed must be at most"),
+    ("samples", "9" * 5000, "--alias-samples must be an integer"),
+])
+def test_every_count_option_is_bounded_with_its_limit_named(option: str, value: str, message: str) -> None:
+    from pytest_alias.options import OPTIONS_BY_NAME, convert
+
+    with pytest.raises(OptionError, match=re.escape(message)):
+        convert(OPTIONS_BY_NAME[option], value, "cli")
+
+
+def test_the_papers_counts_stay_within_the_limits() -> None:
+    """5 samples, one renaming and 10,000 resamples (the defaults) pass their own converters."""
+    from pytest_alias.options import OPTIONS_BY_NAME, convert
+
+    for name in ("samples", "rename-seeds", "resamples", "seed"):
+        option = OPTIONS_BY_NAME[name]
+        assert convert(option, str(option.default), "ini") == option.default
+    assert (OPTIONS_BY_NAME["samples"].default, OPTIONS_BY_NAME["resamples"].default) == (5, 10_000)
+
+
+def test_library_callers_meet_the_same_limits() -> None:
+    """A count that skips the option table (a RunConfig made in code, a run file's resamples) is bounded too."""
+    from pytest_alias.cir.conditions import rename_seeds
+    from pytest_alias.stats import paired_difference
+
+    with pytest.raises(ValueError, match="at most 100"):
+        rename_seeds(0, 10**9)
+    with pytest.raises(ValueError, match="at most 1,000,000"):
+        paired_difference([1.0, 0.0], [0.0, 0.0], resamples=10**9)
+    assert len(rename_seeds(0, 100)) == 100
 
 
 def _record(grades: dict[str, Any], truncated: bool = False) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_alias.evaluate import applicable_grades, failure_summary
+from pytest_alias.models.redact import shorten  # cuts a line only after redacting it whole
 from pytest_alias.plugin import record_item
 
 
@@ -28,9 +29,9 @@ def test_tla(request: pytest.FixtureRequest, alias_case, alias_workspace, alias_
     failure = failure_summary(record)
     if failure is not None:
         if settings.no_fail:  # one short line each: the outcome and the first failing grade's reason
-            pytest.xfail(f"{record['outcome']}: {failure.split('; ')[0][:160]}")
+            pytest.xfail(f"{record['outcome']}: {shorten(failure.split('; ')[0], 160)}")
         pytest.fail(failure, pytrace=False)
     unjudged = [f"{grade}: {result['reason']}" for grade, result in record["grades"].items()
                 if result.get("not_gradeable")]
     if unjudged:  # the task says nothing about the model under this grade: neither pass nor fail
-        pytest.skip("; ".join(unjudged)[:300])
+        pytest.skip(shorten("; ".join(unjudged), 300))

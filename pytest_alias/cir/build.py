@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..atomic import as_umask_allows
+from ..atomic import as_umask_allows, check_output_folder, path_inside
 from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
 from ..tla.runner import TlaTools, default_tools
+from ..tla.specfiles import IDENTIFIER
 from .analysis import HiddenName, hidden_names, identifier_kind, kept_domain_words, kind_table, similarity
 from .conditions import RenamedCondition, published_condition, random_condition
 
@@ -198,32 +199,47 @@ def build_task(task: Task, seed: int, tools: TlaTools | None = None, timeout: fl
                       similarity(original_text, renamed_text))
 
 
-def write_condition(folder: Path, condition: Condition, extra: dict[str, Any] | None = None) -> list[Path]:
-    """Write one condition's files into ``folder``; returns the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in condition.modules:
-        written.append(folder / f"{name}.tla")
-        written[-1].write_text(text, encoding="utf-8")
+def condition_files(folder: Path, condition: Condition) -> list[Path]:
+    """The files one condition is written as, every one checked to lie inside ``folder`` before any is
+    written: a module name comes from input (a published map, an output's header), so ``../x`` or an
+    absolute name is refused here with its reason, never joined to a path."""
+    names = [f"{name}.tla" for name, _ in condition.modules]
     if condition.cfg is not None:
-        written.append(folder / f"{condition.main}.cfg")
-        written[-1].write_text(condition.cfg, encoding="utf-8")
-    written.append(folder / "description.md")
-    written[-1].write_text(condition.description, encoding="utf-8")
-    written.append(folder / "map.json")
-    written[-1].write_text(json.dumps(condition.names, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    written.append(folder / "condition.json")
-    written[-1].write_text(json.dumps({"task": condition.task_id, "condition": condition.kind, "seed": condition.seed,
-                                       "main": condition.main, **(extra or {})}, indent=2) + "\n", encoding="utf-8")
+        names.append(f"{condition.main}.cfg")
+    for name, _ in condition.modules:
+        if not IDENTIFIER.fullmatch(name):
+            raise BuildError(f"module name {name!r} of task {condition.task_id} is not a TLA+ identifier (letters, "
+                             "digits and _, not all digits), so it cannot name a file")
+    return [path_inside(folder, name) for name in [*names, "description.md", "map.json", "condition.json"]]
+
+
+def write_condition(folder: Path, condition: Condition, extra: dict[str, Any] | None = None) -> list[Path]:
+    """Write one condition's files into ``folder`` (all names checked first); returns the files written."""
+    written = condition_files(folder, condition)
+    texts = [text for _, text in condition.modules] + ([condition.cfg] if condition.cfg is not None else [])
+    texts += [condition.description, json.dumps(condition.names, indent=2, sort_keys=True) + "\n",
+              json.dumps({"task": condition.task_id, "condition": condition.kind, "seed": condition.seed,
+                          "main": condition.main, **(extra or {})}, indent=2) + "\n"]
+    folder.mkdir(parents=True, exist_ok=True)
+    for path, text in zip(written, texts):
+        path.write_text(text, encoding="utf-8")
     return written
+
+
+def check_out(out: Path) -> None:
+    """Raise :class:`UsageProblem` unless ``out`` can take a finished folder: nothing yet, or an earlier
+    ALIAS output (never anything else, a symbolic link or a system folder). Called before any work and
+    any write, and again when the folder is moved into place."""
+    check_output_folder(out, "out")
+    if out.exists() and any(out.iterdir()) and not (out / "summary.json").is_file() \
+            and not (out / "map.json").is_file():
+        raise BuildError(f"{out} exists and is not an ALIAS output folder; choose another --out")
 
 
 def publish(staging: Path, out: Path) -> None:
     """Move a finished folder to ``out``, replacing an earlier ALIAS output there (never anything else)."""
+    check_out(out)
     if out.exists():
-        if not out.is_dir() or (any(out.iterdir()) and not (out / "summary.json").is_file()
-                                and not (out / "map.json").is_file()):
-            raise BuildError(f"{out} exists and is not an ALIAS output folder; choose another --out")
         trash = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old-{os.getpid()}-"))
         os.replace(out, trash / out.name)
         shutil.rmtree(trash, ignore_errors=True)
@@ -275,13 +291,18 @@ def build_test_set(tasks: list[Task], out: Path, *, seed: int = 0, workers: int 
     """Rename and verify every task (in parallel), write both conditions per task and the summary;
     with ``rename_maps``, the renamed condition comes from the published maps instead of ``seed``."""
     tools = tools or default_tools()
+    check_out(out)  # before any work: a refused --out costs nothing and writes nothing
     staging = staging_dir(out)
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
             reports = list(pool.map(lambda task: build_task(task, seed, tools, timeout, rename_maps), tasks))
         summary = BuildSummary(reports, seed)
+        bases = {report.task.id: path_inside(staging / "tasks", report.task.id) for report in reports}
+        for report in reports:  # every file name checked before the first is written
+            condition_files(bases[report.task.id] / "original", report.task.original())
+            condition_files(bases[report.task.id] / "random", report.renamed.condition)
         for report in reports:
-            base = staging / "tasks" / report.task.id
+            base = bases[report.task.id]
             write_condition(base / "original", report.task.original(), {"verified": True})
             write_condition(base / "random", report.renamed.condition, report.to_dict())
         (staging / "summary.json").write_text(json.dumps(summary.to_dict(), indent=2) + "\n", encoding="utf-8")

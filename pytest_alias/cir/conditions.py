@@ -7,10 +7,11 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from ..options import MAX_RENAME_SEEDS
 from ..tasks.model import Condition, Task
 from ..tla.launcher import seconds_for_states
 from ..tla.runner import TlaTools
-from ..tla.specfiles import strip_comments
+from ..tla.specfiles import IDENTIFIER, strip_comments
 from .describe import cfg_referenced_names, rename_description
 from .names import check_map
 from .rename import Renaming, apply_renaming, collect_identifiers, random_renaming
@@ -65,6 +66,8 @@ def rename_seeds(seed: int, count: int) -> list[int]:
     the same on every machine and do not collide with the small seeds people pass by hand."""
     if count < 1:
         raise ValueError(f"the number of renaming seeds must be at least 1, not {count}")
+    if count > MAX_RENAME_SEEDS:  # each is a renamed copy verified by SANY and TLC: never unbounded
+        raise ValueError(f"the number of renaming seeds must be at most {MAX_RENAME_SEEDS} (the limit), not {count:,}")
     derived = (int.from_bytes(hashlib.sha256(f"alias-rename-seed:{seed}:{index}".encode()).digest()[:4], "big")
                for index in range(1, count))
     return [seed, *derived]
@@ -82,7 +85,10 @@ def _mapped(task: Task, kind: str, usable: Mapping[str, str], problems: list[str
             verify: bool, timeout: float) -> RenamedCondition:
     """``usable`` applied to ``task`` as condition ``kind``; refused with ``problems`` when there are any,
     else verified by SANY and TLC like a generated renaming."""
-    renaming = apply_renaming(task.module_map, task.cfg, usable)
+    # A new name that is no identifier is among the problems; it is never applied, so a refused map's
+    # condition cannot carry a module name such as ``../x`` to whatever writes its files.
+    renaming = apply_renaming(task.module_map, task.cfg,
+                              {old: new for old, new in usable.items() if isinstance(new, str) and IDENTIFIER.fullmatch(new)})
     condition = _condition(task, kind, renaming, None)
     if problems:
         return RenamedCondition(condition, Verification(False, "map: " + "; ".join(problems[:5]), None, None), renaming)

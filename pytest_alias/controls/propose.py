@@ -108,11 +108,13 @@ def write_maps(result: ProposalResult, path: Any, *, model: str, suite: str) -> 
     """The maps ``--alias-meaningful-maps`` reads ({task: {old: new}}), and beside them what was dropped."""
     from pathlib import Path
 
-    from ..tla.cache import write_json_atomic
+    from ..atomic import check_output_file, write_output_json
 
     target = Path(path)
-    write_json_atomic(target, result.maps)
-    write_json_atomic(target.with_name(target.stem + ".report.json"),
+    report = target.with_name(target.stem + ".report.json")
+    check_output_file(report)  # both checked before either is written
+    write_output_json(target, result.maps)
+    write_output_json(report,
                       {"model": model, "suite": suite, "valid": sorted(result.maps), "dropped": result.dropped,
                        "identifiers_left_unrenamed": result.partial, "summary": result.summary()})
 

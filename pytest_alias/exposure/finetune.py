@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from ..atomic import read_json
 from ..tla.cache import write_json_atomic
 from .data import IGNORED_LABEL, MAX_TRAINING_TOKENS, EncodedExample, TrainingExample, data_digest, encode_example
 
@@ -169,7 +170,12 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
     fingerprint = _fingerprint(settings, digest, base_identity, info)
     done_file = out / TRAINING_FILE
     if done_file.is_file():
-        recorded = json.loads(done_file.read_text(encoding="utf-8"))
+        try:
+            recorded = read_json(done_file)
+        except (OSError, ValueError):  # damaged (or nested too deeply): not a record of this training
+            recorded = None
+        if not isinstance(recorded, dict):
+            raise FinetuneError(f"{done_file} cannot be read as a training record; choose another --out")
         if recorded.get("fingerprint") == fingerprint:
             return TrainingResult(steps=recorded["steps"], losses=recorded["losses"], seconds=recorded["seconds"],
                                   already_done=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..tasks.model import Task
-from ..tla.cache import write_json_atomic
+from ..atomic import parse_json, write_output_json
 
 #: The paper's split seed.
 DEFAULT_SPLIT_SEED = 20260926
@@ -74,8 +74,8 @@ class ExposureSplit:
                 "pool_excluded": [{"id": task_id, "reason": reason} for task_id, reason in self.pool_excluded]}
 
     def write(self, path: Path | str) -> None:
-        """Write the split atomically to ``path``."""
-        write_json_atomic(Path(path), self.to_dict())
+        """Write the split atomically to ``path`` (a regular file or none yet: never through a link)."""
+        write_output_json(Path(path), self.to_dict())
 
 
 def split_halves(ids: Sequence[str], seed: int = DEFAULT_SPLIT_SEED) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -153,6 +153,31 @@ def _id_list(value: Any, what: str, source: Path) -> tuple[str, ...]:
     return tuple(sorted(value))
 
 
+def _check_published_format(data: Mapping[str, Any], source: Path) -> None:
+    """Refuse a file that says it is another format, or a split format version this ALIAS cannot read
+    (its fields may mean something else); a plain ``{"A": …, "B": …}`` says neither and is read."""
+    form = data.get("format")
+    if form is not None and form != SPLIT_FORMAT:
+        raise SplitError(f"{source}: format {form!r} is not a split ({SPLIT_FORMAT!r})")
+    if (form is not None or "format_version" in data) and data.get("format_version") != SPLIT_FORMAT_VERSION:
+        raise SplitError(f"{source}: split format version {data.get('format_version')!r}; "
+                         f"this ALIAS reads version {SPLIT_FORMAT_VERSION}")
+
+
+def _check_published_versions(recorded: Any, tasks: Mapping[str, Task], what: str, source: Path) -> None:
+    """Refuse a split whose recorded content versions (``versions``, ``pool_versions``) differ from this
+    machine's tasks: it was made for other task texts, and a model trained on them saw other specs."""
+    if recorded is None:
+        return
+    if not isinstance(recorded, dict) or not all(isinstance(v, str) for v in recorded.values()):
+        raise SplitError(f"{source}: {what} must map task ids to content versions")
+    changed = sorted(task_id for task_id, version in recorded.items()
+                     if task_id in tasks and tasks[task_id].version != version)
+    if changed:
+        raise SplitError(f"{source}: {len(changed)} task(s) differ from the versions the split was made for "
+                         f"({', '.join(changed[:3])}); use the suite it was made with, or make a new split")
+
+
 def published_split(path: Path | str, test: Sequence[Task], *, suite: str = "", pool: Sequence[Task] = (),
                     pool_suite: str | None = None) -> ExposureSplit:
     """A split someone published, rebuilt on this machine's tasks (``tla-alias split --from FILE``).
@@ -160,29 +185,36 @@ def published_split(path: Path | str, test: Sequence[Task], *, suite: str = "", 
     The file is a ``tla-alias split`` file or any JSON object with the halves as id lists,
     ``{"A": [...], "B": [...]}`` or ``{"halves": {"A": [...], "B": [...]}}``, optionally with
     ``"pool": [...]`` (the shared training tasks) and ``"seed"``. Every listed id must be a task of
-    the given suites and the halves and pool disjoint; the content versions are this machine's, so
-    a later step still notices a task that changes. Without a listed pool, ``pool`` is filtered as
+    the given suites, neither half empty, and the halves and pool disjoint; a file that names its
+    format must be this version's, and one that records content versions (a ``tla-alias split``
+    file) must match this machine's tasks. The versions written are this machine's, so a later step
+    still notices a task that changes. Without a listed pool, ``pool`` is filtered as
     :func:`make_split` does.
     """
     source = Path(path)
     try:
-        data = json.loads(source.read_text(encoding="utf-8"))
+        data = parse_json(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SplitError(f"{source}: no such split file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (OSError, ValueError) as exc:  # not UTF-8, not JSON, nested too deeply
         raise SplitError(f"{source}: not a JSON split ({exc})") from None
     if not isinstance(data, dict):
         raise SplitError(f"{source}: expected a JSON object with halves A and B")
+    _check_published_format(data, source)
     halves_data = data.get("halves", data)
     if not isinstance(halves_data, dict) or not all(half in halves_data for half in HALVES):
         raise SplitError(f"{source}: expected halves A and B ({{\"A\": [ids], \"B\": [ids]}})")
     halves = {half: _id_list(halves_data[half], f"half {half}", source) for half in HALVES}
+    for half in HALVES:  # an empty half leaves one model nothing to be exposed to: no experiment
+        if not halves[half]:
+            raise SplitError(f"{source}: half {half} is empty; each half needs at least one task")
     by_id = {task.id: task for task in test}
     for half in HALVES:
         unknown = [task_id for task_id in halves[half] if task_id not in by_id]
         if unknown:
             raise SplitError(f"{source}: {len(unknown)} id(s) of half {half} are not tasks of {suite or 'the suite'}: "
                              f"{', '.join(unknown[:3])}")
+    _check_published_versions(data.get("versions"), by_id, "versions", source)
     shared = set(halves["A"]) & set(halves["B"])
     if shared:
         raise SplitError(f"{source}: halves A and B share {len(shared)} task(s): {', '.join(sorted(shared)[:3])}")
@@ -198,6 +230,7 @@ def published_split(path: Path | str, test: Sequence[Task], *, suite: str = "", 
                              f"(give it with --pool): {', '.join(missing[:3])}")
         if set(listed) & set(by_id):
             raise SplitError(f"{source}: the pool lists test tasks: {', '.join(sorted(set(listed) & set(by_id))[:3])}")
+        _check_published_versions(data.get("pool_versions"), pool_by_id, "pool_versions", source)
         kept, excluded = [pool_by_id[task_id] for task_id in listed], []
     else:
         kept, excluded = select_pool(chosen, pool) if pool_suite is not None or pool else ([], [])
@@ -212,10 +245,10 @@ def load_split(path: Path | str) -> ExposureSplit:
     """Read a split file; a missing, foreign or inconsistent one raises ``SplitError``."""
     source = Path(path)
     try:
-        data = json.loads(source.read_text(encoding="utf-8"))
+        data = parse_json(source.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SplitError(f"{source}: no such split file (make one with tla-alias split)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # not UTF-8, not JSON, nested too deeply
         raise SplitError(f"{source}: not a split file ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != SPLIT_FORMAT:
         raise SplitError(f"{source}: not a split file written by tla-alias split")

@@ -186,15 +186,19 @@ def _forest_png(effects: list[Effects]) -> str | None:
 
 def write_outputs(analysis: ExposureAnalysis, *, markdown: Path | None = None, json_path: Path | None = None,
                   html_path: Path | None = None) -> None:
-    """Write the chosen files atomically."""
-    from ..report.files import atomic_write
+    """Write the chosen files atomically, each checked (regular files only, no links) before the first is written."""
+    from ..atomic import check_output_file, write_output
+
+    for chosen_path in (markdown, json_path, html_path):
+        if chosen_path is not None:
+            check_output_file(chosen_path)
 
     if markdown is not None:
         text = render_markdown(analysis)
-        atomic_write(markdown, lambda handle: handle.write(text))
+        write_output(markdown, lambda handle: handle.write(text))
     if json_path is not None:
         document = json.dumps(analysis.to_dict(), indent=2)
-        atomic_write(json_path, lambda handle: handle.write(document))
+        write_output(json_path, lambda handle: handle.write(document))
     if html_path is not None:
         body = html.escape(render_markdown(analysis))
         chosen = [e for e in analysis.effects if e.subset == "all"]
@@ -202,4 +206,4 @@ def write_outputs(analysis: ExposureAnalysis, *, markdown: Path | None = None, j
         figure = f'<img alt="exposure effects" src="data:image/png;base64,{png}">' if png else ""
         page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ALIAS exposure analysis</title></head>"
                 f"<body><h1>ALIAS exposure analysis</h1>{figure}<pre>{body}</pre></body></html>\n")
-        atomic_write(html_path, lambda handle: handle.write(page))
+        write_output(html_path, lambda handle: handle.write(page))

@@ -46,7 +46,7 @@ from ..vocabulary import MODES, Side, Stage
 from .assume_probe import AssumptionProbe
 from .graphfilter import MIN_MAPPINGS, GraphFilter
 from .graphpass import IdentityGraphs, identity
-from .integrity import integrity_failure
+from .integrity import vacuous_behaviors
 from .guard import loaded_writer
 from . import shortcuts
 from .parse_grade import sany_reason, staged_output
@@ -486,9 +486,12 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 result, why = first or _run(tools, check, run_limit(timeout, deadline))
                 if direction == "forward" and stopped is not None:
                     forward_fallback = fallback
-            if direction == "forward" and why is None:
-                # A forward pass on no behavior at all (no initial state, fairness never met) says nothing.
-                why = integrity_failure(tools, check.spec, result, run_limit(timeout, deadline))
+            if (direction == "forward" and why is None and result.ok and result.distinct_states != 0
+                    and not copy_of_reference):
+                # A forward pass on no behavior at all (fairness never met) says nothing. Without an
+                # initial state the reverse check fails, as the paper's procedure has it (and early stop);
+                # an output that is the reference has the reference's behaviors.
+                why = vacuous_behaviors(tools, check.spec, run_limit(timeout, deadline))
                 if why is not None:
                     attempt["integrity"] = why
             attempt[direction] = "vacuous" if direction == "forward" and "integrity" in attempt else result.status

@@ -27,6 +27,10 @@ from .tlc_reason import tlc_reason
 from ..vocabulary import Side, Stage
 
 
+#: TLC statuses that may be the cfg's fault rather than the output's: asked of the reference too.
+CFG_FAULTS = frozenset({"config_error", "crash"})
+
+
 def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | None = None,
                timeout: float = DEFAULT_TLC_TIMEOUT, *, extraction: Extraction | None = None,
                max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
@@ -78,8 +82,23 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         # TLC never ran: the jar, not the output, decided. Left out of the rates, named in the summary.
         details.update({"stage": Stage.TOOLCHAIN, "side": Side.GRADER, "unsupported_keyword": result.unsupported_keyword})
         return verdict(False, f"toolchain limitation: {(result.message or '').removeprefix('cfg: ')}")
+    if result.status in CFG_FAULTS and not binding.missing:
+        # TLC rejected a cfg the output has every name of: where the reference fails it too, the task's
+        # cfg is at fault, and the verdict says nothing about the output.
+        own = _reference_cfg_fault(tools, condition, timeout)
+        if own is not None:
+            details.update({"side": Side.REFERENCE, "output_reason": tlc_reason(result, binding, timeout)})
+            return verdict(False, f"the task's cfg fails for the reference too, so it cannot grade by name: {own}")
     vacuous = integrity_failure(tools, checked, result, timeout)  # a pass that checked nothing
     if vacuous is not None:
         details["integrity"] = vacuous
         return verdict(False, vacuous)
     return verdict(result.ok, tlc_reason(result, binding, timeout))
+
+
+def _reference_cfg_fault(tools: TlaTools, condition: Condition, timeout: float) -> str | None:
+    """Why TLC cannot run the task's cfg with the reference itself (a cfg error, or TLC stopping on what the
+    cfg asks: an action as an invariant, say), or None. Its check as set-up cached it, else run now."""
+    spec = condition.spec()
+    result = tools.cached_check(spec, timeout=timeout) or tools.tlc(spec, timeout=timeout)
+    return (result.message or "TLC rejected the cfg") if result.status in CFG_FAULTS else None

@@ -62,6 +62,7 @@ class Evidence(TypedDict, total=False):
     leniency_notes: list[str]
     early_stop: dict[str, Any]  # the mappings the search skipped and why (shortcut: early_stop)
     safety_first: dict[str, Any]  # forward checks run on R's safety part only (shortcut: early_stop)
+    integrity: str  # why a check TLC passed is no evidence (grading/integrity: no initial state, no behavior)
     graph_filter: dict[str, Any]  # mappings the state graphs showed must fail, skipped (shortcut: graph_filter)
     reused: str  # the verdict was stored for the same module earlier (shortcut: dedupe)
     decided_by: str  # the parse grade's failure decided this grade (shortcut: cascade)

@@ -431,8 +431,21 @@ def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mod
 
 
 def covered_tasks(validation: Mapping[str, Any]) -> set[str]:
-    """The tasks whose reference passes the behavior grade against itself (``validate-grader --json``)."""
+    """The tasks whose reference passes the behavior grade against itself (``validate-grader --json``).
+
+    Each entry must name its ``task`` and say ``covered`` as a JSON boolean: a string such as ``"no"``
+    would otherwise count as covered, and an entry without a task cannot count at all."""
     tasks = validation.get("tasks") if isinstance(validation, Mapping) else None
     if not isinstance(tasks, list):
         raise ValueError("not the output of tla-alias validate-grader --json (no 'tasks' list)")
-    return {str(t["task"]) for t in tasks if isinstance(t, dict) and t.get("covered")}
+    covered: set[str] = set()
+    for number, entry in enumerate(tasks, 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("task"), str):
+            raise ValueError(f"tasks entry {number}: no 'task' id (each entry is {{\"task\": ID, \"covered\": "
+                             "true or false})")
+        if not isinstance(entry.get("covered"), bool):
+            raise ValueError(f"tasks entry {number} ({entry['task']}): 'covered' must be true or false, not "
+                             f"{entry.get('covered')!r}")
+        if entry["covered"]:
+            covered.add(entry["task"])
+    return covered

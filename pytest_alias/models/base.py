@@ -132,8 +132,10 @@ class Generation:
     def failed(cls, model: str, error: BaseException | str) -> Generation:
         """The stand-in for a request the model could not answer: one line, and for an exception its
         traceback in ``raw["error_detail"]`` (shown behind ``-v``)."""
+        from .redact import shorten
+
         text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-        line = (text.strip().splitlines() or ["unknown error"])[0][:300]
+        line = shorten(text, 300) or "unknown error"  # redacted whole, then cut: a cut key would survive
         detail = "" if isinstance(error, str) else "".join(traceback.format_exception(error, limit=6))
         return cls(text="", model=model, finish_reason="error", error=line,
                    raw={"error_detail": detail} if detail else None)

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence, cast
 
+from ..atomic import read_json
 from .base import DecodingParams, Generation, GenerationRequest
 from .local_likelihood import MAX_SCORED_TOKENS, TokenScores, score_batch
 from .local_stop import cut_text
@@ -373,7 +374,7 @@ def adapter_training(lora: str | Path | None) -> dict[str, Any]:
     if not lora:
         return {}
     try:
-        data = json.loads((Path(lora).expanduser() / "training.json").read_text(encoding="utf-8"))
+        data = read_json(Path(lora).expanduser() / "training.json")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 
-from ..atomic import write_json_atomic
+from ..atomic import parse_json, write_json_atomic
 from ..tla.cache import default_cache_dir
 from .base import DecodingParams, Generation, GenerationRequest, Model, StopRunError, is_cacheable
 from .redact import redacting
@@ -89,7 +89,7 @@ class GenerationStore:
         """The stored generation, or None when absent or damaged (a damaged entry is a miss)."""
         try:
             with self.path(key).open(encoding="utf-8") as handle:
-                entry = json.load(handle)
+                entry = parse_json(handle.read())  # nested too deeply: a ValueError, so a miss
             if entry.get("schema") != STORE_SCHEMA_VERSION:
                 return None
             return Generation.from_dict(entry["generation"], from_store=True)

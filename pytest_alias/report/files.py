@@ -2,7 +2,8 @@
 ``.md`` (the tables), ``.html`` (self-contained page with a forest plot and a per-task heatmap).
 
 Every file is written to a temporary name beside it and moved into place, so a failed report
-never leaves half a file.
+never leaves half a file; only a regular file (or none yet) is written: a folder, device, FIFO or
+symbolic link at the path is refused (``atomic.write_output``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..atomic import atomic_write
+from ..atomic import atomic_write, write_output  # noqa: F401 - atomic_write kept importable from here
 from ..vocabulary import CONDITIONS
 from .aggregate import task_rates
 from .agreement import agreement_rows, caption as agreement_caption
@@ -26,7 +27,7 @@ REPORT_SUFFIXES = (".json", ".csv", ".md", ".html")
 
 
 def write_json(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:
-    atomic_write(path, lambda h: json.dump({"metadata": metadata, "aggregate": aggregate, "records": records}, h,
+    write_output(path, lambda h: json.dump({"metadata": metadata, "aggregate": aggregate, "records": records}, h,
                                             indent=2, sort_keys=False))
 
 
@@ -51,7 +52,7 @@ def write_csv(path: Path, records: list[dict[str, Any]]) -> None:
                        grading_s=record.get("timings", {}).get("grading_s"))
             writer.writerow(row)
 
-    atomic_write(path, write)
+    write_output(path, write)
 
 
 def partial_warning(metadata: dict[str, Any], before: str = "", after: str = "") -> list[str]:
@@ -89,7 +90,7 @@ def markdown(aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> str:
 
 
 def write_markdown(path: Path, aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:
-    atomic_write(path, lambda h: h.write(markdown(aggregate, metadata)))
+    write_output(path, lambda h: h.write(markdown(aggregate, metadata)))
 
 
 def figure_png(figure: Any) -> str:
@@ -149,7 +150,7 @@ def _plots(records: Sequence[dict[str, Any]], aggregate: Mapping[str, Any]) -> l
 
 def write_jsonl(path: Path, rows: Any) -> None:
     """Write ``rows`` (dicts) as JSON lines, atomically."""
-    atomic_write(path, lambda handle: handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
+    write_output(path, lambda handle: handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
 
 
 HTML_STYLE = ("body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;margin:1em 0}"
@@ -208,7 +209,7 @@ def write_html(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str
     body += plot_images(records, aggregate)
     page = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ALIAS report</title><style>"
             + HTML_STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>\n")
-    atomic_write(path, lambda h: h.write(page))
+    write_output(path, lambda h: h.write(page))
 
 
 def write_report(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:

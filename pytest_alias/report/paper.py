@@ -419,15 +419,19 @@ def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]]) -
 
 
 def write_paper_report(report: PaperReport, records: Sequence[dict[str, Any]], out: Path) -> list[Path]:
-    """``report.md``, ``report.json`` and ``report.html`` in ``out``, each written atomically."""
-    from .files import atomic_write
+    """``report.md``, ``report.json`` and ``report.html`` in ``out``, each written atomically; ``out``
+    and the three paths are checked before the first is written (regular files only, no links)."""
+    from ..atomic import check_output_file, check_output_folder, write_output
 
+    check_output_folder(out)
+    for name in ("report.md", "report.json", "report.html"):
+        check_output_file(out / name)
     written = []
     markdown = render_markdown_report(report)
     document = json.dumps({"sections": [s.to_dict() for s in report.sections], "aggregate": report.aggregate,
                            "exposure_markdown": report.exposure_markdown, "notes": report.notes}, indent=2)
     page = render_html_report(report, records)
     for name, text in (("report.md", markdown), ("report.json", document), ("report.html", page)):
-        atomic_write(out / name, methodcaller("write", text))  # handle.write(text), with this text bound now
+        write_output(out / name, methodcaller("write", text))  # handle.write(text), with this text bound now
         written.append(out / name)
     return written

@@ -79,10 +79,10 @@ def read_ids(path: Path | str) -> list[str]:
     text = Path(path).read_text(encoding="utf-8")
     stripped = text.strip()
     if stripped.startswith("["):
-        import json
+        from ..atomic import parse_json
 
         try:
-            data = json.loads(stripped)
+            data = parse_json(stripped)
         except ValueError as exc:
             raise ValueError(f"{path}: not a JSON list of task ids ({exc})") from None
         if not all(isinstance(item, (str, int)) for item in data):

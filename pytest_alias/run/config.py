@@ -8,14 +8,15 @@ the run before any work. Nothing here imports pytest.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
+from ..atomic import check_output_file, read_json
 from ..errors import UsageProblem
 from ..report.files import REPORT_SUFFIXES
 from ..report.gates import Gate, GateError, parse_gate
+from ..tla.specfiles import IDENTIFIER
 from ..vocabulary import GRADE_CHOICES, GRADES
 
 
@@ -26,19 +27,34 @@ def selected_grades(value: str) -> list[str]:
     return list(GRADES) if value == "all" else [value]
 
 
+def name_map_problem(names: Mapping[str, str]) -> str | None:
+    """The first entry of a name map whose new name cannot be used, with why, or None. Checked when
+    the map is read, before anything is renamed or written: a renamed module's new name becomes a
+    file name, so ``../../x`` or ``/dir/M`` must never reach a path."""
+    for old, new in names.items():
+        if not IDENTIFIER.fullmatch(new):
+            return (f"{old} → {new!r} is not a TLA+ identifier (letters, digits and _, not all digits; "
+                    "a new module name becomes a file name)")
+    return None
+
+
 def read_name_maps(path: Any, option: str = "meaningful-maps") -> dict[str, dict[str, str]]:
     """Name maps per task, ``{task id: {old name: new name}}``, from a JSON file (empty when no file is
     given); ``option`` names the flag in the one-line error."""
     if not path:
         return {}
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_json(path)
     except (OSError, ValueError) as exc:
         raise UsageProblem(f"{{flag}} {path}: not a readable JSON file ({exc})", option=option) from None
     if not isinstance(data, dict) or not all(isinstance(m, dict) for m in data.values()) or not all(
             isinstance(k, str) and isinstance(v, str) for m in data.values() for k, v in m.items()):
         raise UsageProblem(f"{{flag}} {path}: expected {{task id: {{old name: new name}}}} with string names",
                            option=option)
+    for task, names in data.items():
+        problem = name_map_problem(names)
+        if problem is not None:
+            raise UsageProblem(f"{{flag}} {path}: task {task}: {problem}", option=option)
     return {str(task): dict(names) for task, names in data.items()}
 
 
@@ -61,9 +77,26 @@ def _covered(value: Any) -> Any:
     from ..grading.validation import covered_tasks
 
     try:
-        return frozenset(covered_tasks(json.loads(Path(value).read_text(encoding="utf-8"))))
+        return frozenset(covered_tasks(read_json(value)))
     except (OSError, ValueError) as exc:
         raise UsageProblem(f"{{flag}} {value}: {exc}", option="covered") from None
+
+
+def model_names(specs: Any) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The run's model names as every record, report, item id and printed line shows them (a spec's
+    credentials, such as ``base_url=https://user:pass@host``, redacted), and the full spec behind each
+    name that hides one: models are built from it, nothing records it."""
+    from ..models.redact import redact
+
+    names: list[str] = []
+    full: dict[str, str] = {}
+    for spec in (s for s in specs or () if s):
+        name = redact(spec)
+        if name != spec:
+            if full.setdefault(name, spec) != spec:
+                raise UsageProblem(f"{{flag}} {name}: given twice with only its credentials different", option="model")
+        names.append(name)
+    return tuple(names), full
 
 
 @dataclass(frozen=True)
@@ -71,6 +104,8 @@ class RunConfig:
     """The validated options of one benchmark run (every field is recorded in the run's JSON)."""
 
     models: tuple[str, ...] = ()
+    #: The full spec behind a model name that hides a credential (never recorded: see ``model_names``).
+    model_specs: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     grade: str = "name"
     grades: tuple[str, ...] = ("name",)
     suite: str = "builtin"
@@ -106,6 +141,7 @@ class RunConfig:
         for path in reports:
             if path.suffix.lower() not in REPORT_SUFFIXES:
                 raise UsageProblem(f"{{flag}} {path}: the suffix must be one of {', '.join(REPORT_SUFFIXES)}", option="report")
+            check_output_file(path, "report")  # a folder, device, FIFO or link: refused now, not after the run
         try:
             gates = tuple(parse_gate(text) for text in options["gate"] or ())
         except GateError as exc:
@@ -118,8 +154,9 @@ class RunConfig:
             raise UsageProblem("{flag} builds the renamed condition from published maps; it cannot be combined with "
                                "{flag:rename-seeds} above 1", option="rename-map")
         covered_value = options.get("covered")
+        models, model_specs = model_names(options["model"])
         return cls(
-            models=tuple(m for m in options["model"] or () if m), grade=options["grade"],
+            models=models, model_specs=model_specs, grade=options["grade"],
             grades=tuple(selected_grades(options["grade"])), suite=options["suite"], conditions=conditions,
             samples=options["samples"], seed=options["seed"], timeout=options["timeout"], mode=options["mode"],
             timeout_from_reference=options.get("timeout_from_reference"),
@@ -136,6 +173,10 @@ class RunConfig:
             rename_map_source=str(options["rename_map"]) if options.get("rename_map") else None,
             rename_seeds=int(options.get("rename_seeds") or 1),
         )
+
+    def model_spec(self, name: str) -> str:
+        """The spec to build the model ``name`` from (its credentials in, where the name hides them)."""
+        return self.model_specs.get(name, name)
 
     def settings(self) -> dict[str, Any]:
         """The run's settings as JSON data (the summary header and every run file carry them)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+from ..atomic import check_output_file
 from ..errors import UsageProblem
 from ..exposure.likelihood import DEFAULT_BATCH_SIZE, LikelihoodRun, score_items, scoring_items
 from ..models.membership import DEFAULT_MIN_K, check_ratio
@@ -30,6 +31,7 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
     from ..progress import Progress
 
     check_ratio(min_k)  # before the model loads
+    check_output_file(out, "out")  # a link, FIFO or folder: refused now, not after the scoring
     unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
     if unknown or not kinds:
         raise UsageProblem(f"{{flag}}: choose from {', '.join(CONDITION_CHOICES)}, not {','.join(kinds) or 'nothing'}",

@@ -120,22 +120,27 @@ class Workspace:
     def check_models(self) -> None:
         """Raise :class:`UsageProblem` for the first model that cannot be used (unknown, missing
         extra, key or file); a model the check had to create is kept for the run."""
-        for spec in self.config.models:
-            try:
-                model = self.registry.check(spec, **self._model_options(spec))
-            except (ValueError, ImportError, OSError) as exc:  # ModelSpecError, ReplayError, missing extras
-                raise UsageProblem(f"{{flag}} {spec}: {exc}", option="model") from None
+        for name in self.config.models:
+            model = self._built(name, self.registry.check)
             if model is not None:
-                self._models[spec] = model
+                self._models[name] = model
 
-    def model(self, spec: str) -> Any:
-        """The model ``spec`` names, created once per process."""
-        if spec not in self._models:
-            try:
-                self._models[spec] = self.registry.create(spec, **self._model_options(spec))
-            except (ValueError, ImportError, OSError) as exc:  # unknown model, missing key or extra
-                raise UsageProblem(f"{{flag}} {spec}: {exc}", option="model") from None
-        return self._models[spec]
+    def model(self, name: str) -> Any:
+        """The model ``name`` names (a run's model name or a spec), created once per process."""
+        if name not in self._models:
+            self._models[name] = self._built(name, self.registry.create)
+        return self._models[name]
+
+    def _built(self, name: str, make: Any) -> Any:
+        """``make`` (the registry's ``create`` or ``check``) on the full spec behind ``name``."""
+        spec = self.config.model_spec(name)  # with the credentials the shown name hides
+        try:
+            return make(spec, **self._model_options(spec))
+        except (ValueError, ImportError, OSError) as exc:  # ModelSpecError, ReplayError, missing key or extra
+            from ..models.redact import redact
+
+            # The registry's message quotes the full spec: its credentials stay out of the line.
+            raise UsageProblem(redact(f"{{flag}} {name}: {exc}"), option="model") from None
 
     def generate(self, cases: Sequence[Case], *, live: bool) -> dict[tuple[str, str, int, str], Any]:
         """Each case's generation, once, through the store, with a progress line."""

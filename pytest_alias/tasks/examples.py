@@ -6,11 +6,11 @@ result ``success``; models the clone cannot use are skipped with a reason.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from ..atomic import parse_json
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.specfiles import IDENTIFIER, module_header_name
 from .model import Task
@@ -31,7 +31,7 @@ def load_examples(path: Path, skipped: list[Skipped]) -> list[Task]:
     for spec_dir in spec_dirs:
         manifest_path = spec_dir / "manifest.json"
         try:
-            manifest = json.loads(read_text(manifest_path))
+            manifest = parse_json(read_text(manifest_path))
             entries = manifest["modules"]
             if not isinstance(entries, list):
                 raise TypeError("'modules' is not a list")

@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..atomic import safe_name_problem
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.specfiles import IDENTIFIER, module_header_name
 from .model import Task
@@ -36,8 +37,15 @@ def load_task_folder(path: str | Path) -> Task:
         allowed = ", ".join((*_TASK_KEYS_REQUIRED, *_TASK_KEYS_OPTIONAL, "extra"))
         raise SuiteError(f"{toml_path}: unknown key {unknown[0]!r} (allowed: {allowed})")
     task_id = _string(data, "id", toml_path)
-    if not _SAFE_ID.fullmatch(task_id) or ".." in task_id:
-        raise SuiteError(f"{toml_path}: id {task_id!r} must be letters, digits and _ . - / only")
+    if not _SAFE_ID.fullmatch(task_id):
+        raise SuiteError(f"{toml_path}: id {task_id!r} must be letters, digits and _ . - / only, starting with a "
+                         "letter or digit (ids become folder names)")
+    if ".." in task_id:
+        raise SuiteError(f"{toml_path}: id {task_id!r} contains '..': ids become folder names (a '/' makes "
+                         "subfolders), and '..' would lead out of the folder")
+    problem = safe_name_problem(task_id)
+    if problem is not None:  # 'a//b', 'a/./b', 'a/': a part that names no folder
+        raise SuiteError(f"{toml_path}: id {task_id!r} has {problem}: ids become folder names, one per '/' part")
     main = _string(data, "main", toml_path)
     files = _string_list(data, "modules", toml_path)
     if not files:

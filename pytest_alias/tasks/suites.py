@@ -35,12 +35,12 @@ This module parses suite strings and hands each to its loader: :mod:`.folders` (
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..atomic import parse_json
 from .examples import load_examples
 from .folders import load_task_folder, load_task_folders
 from .model import Task
@@ -231,7 +231,7 @@ def _ids_from_file(path: Path) -> list[str]:
     text = read_text(path)
     if path.suffix == ".json":
         try:
-            data = json.loads(text)
+            data = parse_json(text)
         except ValueError as exc:
             raise SuiteError(f"{path}: not JSON ({exc})") from None
         if not isinstance(data, list) or not all(isinstance(item, (str, int)) for item in data):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Mapping
 
+from ..atomic import parse_json
 from ..tla.cfg import CfgError, parse_cfg
 from ..tla.specfiles import IDENTIFIER, module_header_name
 from ..tla.syntax import STANDARD_MODULES
@@ -66,7 +66,7 @@ def _tlabench_manifest(path: Path) -> dict[str, dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = parse_json(line)
         except ValueError as exc:
             raise SuiteError(f"{path}:{number}: not JSON ({exc})") from None
         if not isinstance(row, dict) or "spec_id" not in row:

@@ -21,7 +21,7 @@ from typing import Any, Mapping
 
 import platformdirs
 
-from ..atomic import write_json_atomic  # noqa: F401 - kept importable from here
+from ..atomic import parse_json, write_json_atomic  # noqa: F401 - write_json_atomic kept importable from here
 
 CACHE_SCHEMA = 1
 
@@ -91,7 +91,7 @@ class RunCache:
         """The stored entry, or None when absent or unreadable (a damaged entry is a miss)."""
         try:
             with self._path(key).open(encoding="utf-8") as handle:
-                entry = json.load(handle)
+                entry = parse_json(handle.read())  # nested too deeply: a ValueError, so a miss
         except (OSError, ValueError):
             return None
         return entry if isinstance(entry, dict) else None

@@ -132,3 +132,99 @@ def test_rename_checks_a_published_map_strictly(tmp_path: Path, capsys: pytest.C
     shown = capsys.readouterr().out
     assert "NOT verified: map: Gone: not an identifier of this spec that CIR renames" in shown
     assert main(["rename", str(module), "--published", "--out", str(tmp_path / "none")]) == 2
+
+
+# --------------------------------------------------------------------------- names before paths (issue 48)
+
+MODULE_M = "---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"
+
+
+def _no_file_outside(root: Path, before: set[Path]) -> None:
+    assert {path for path in root.rglob("*") if path.is_file()} == before
+
+
+@pytest.mark.parametrize("published", [False, True])
+@pytest.mark.parametrize("shape", ["parent", "absolute"])
+def test_a_map_naming_the_module_with_a_path_is_refused_before_any_write(
+        shape: str, published: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``{"M": "../../x"}`` once wrote x.tla two folders up and ``{"M": "/dir/HourClock"}`` overwrote
+    that file; now the map is one line naming the entry, and nothing is written, --out included."""
+    from pytest_alias.cli import main
+
+    work = tmp_path / "a" / "b"
+    work.mkdir(parents=True)
+    (work / "M.tla").write_text(MODULE_M)
+    victim = tmp_path / "HourClock.tla"
+    victim.write_text("precious")
+    new_name = "../../x" if shape == "parent" else str(tmp_path / "HourClock")
+    mapping = work / "map.json"
+    mapping.write_text(json.dumps({"M": new_name}))
+    before = {path for path in tmp_path.rglob("*") if path.is_file()}
+    argv = ["rename", str(work / "M.tla"), "--map", str(mapping), "--out", str(work / "out")]
+    assert main(argv + (["--published"] if published else [])) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"M → {new_name!r} is not a TLA+ identifier" in err and "file name" in err
+    _no_file_outside(tmp_path, before)
+    assert victim.read_text() == "precious" and not (work / "out").exists()
+    # --out refused as well: still nothing written (the old code wrote the map's file, then refused --out).
+    (work / "taken").write_text("a file")
+    assert main(["rename", str(work / "M.tla"), "--map", str(mapping), "--out", str(work / "taken")]) == 2
+    assert "--out" in capsys.readouterr().err
+    _no_file_outside(tmp_path, before | {work / "taken"})
+
+
+def test_build_refuses_a_rename_map_with_a_path_before_any_work(small_suite: Path, tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_alias.cli import main
+
+    maps = tmp_path / "maps.json"
+    maps.write_text(json.dumps({"barrier": {"Barrier": "../../x", "TypeOK": "Fine"}}))
+    before = {path for path in tmp_path.rglob("*") if path.is_file()}
+    assert main(["--cache-dir", str(tmp_path / "cache"), "build", str(small_suite), "--rename-map", str(maps),
+                 "--out", str(tmp_path / "set")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--rename-map" in err
+    assert "task barrier: Barrier → '../../x' is not a TLA+ identifier" in err
+    _no_file_outside(tmp_path, before)
+    assert not (tmp_path / "set").exists() and not (tmp_path / "cache").exists()
+
+
+def test_the_plugins_name_maps_are_checked_when_read(tmp_path: Path) -> None:
+    from pytest_alias.errors import UsageProblem
+    from pytest_alias.run.config import read_name_maps
+
+    maps = tmp_path / "maps.json"
+    maps.write_text(json.dumps({"barrier": {"Barrier": "/etc/x"}}))
+    with pytest.raises(UsageProblem) as caught:
+        read_name_maps(maps, "rename-map")
+    assert caught.value.for_flag("--alias-").startswith(f"--alias-rename-map {maps}: task barrier: Barrier → '/etc/x'")
+
+
+def test_a_refused_map_never_carries_a_path_into_its_condition(tasks: dict[str, Task]) -> None:
+    """A library caller that skips the reader: the bad name is a refusal reason and is never applied."""
+    task = tasks["barrier"]
+    renamed = published_condition(task, {task.main: "../../x", "TypeOK": "Fine"}, verify=False)
+    assert not renamed.valid and "not a TLA+ identifier" in renamed.verification.failure  # type: ignore[union-attr]
+    assert renamed.condition.main == task.main and "Fine" in (renamed.condition.cfg or "")
+
+
+def test_condition_files_stay_inside_their_folder(tasks: dict[str, Task], tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from pytest_alias.atomic import path_inside
+    from pytest_alias.cir.build import BuildError, write_condition
+    from pytest_alias.errors import UsageProblem
+
+    condition = tasks["barrier"].original()
+    bad = replace(condition, modules=(("../x", "text"),))
+    with pytest.raises(BuildError, match="not a TLA\\+ identifier"):
+        write_condition(tmp_path / "out", bad)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "x.tla").exists()
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "link").symlink_to(tmp_path.parent)
+    for name, why in (("a/../../x", "'..'"), ("/etc/passwd", "absolute"), ("a//b", "empty"),
+                      ("link/x", "leads out")):
+        with pytest.raises(UsageProblem, match=why):
+            path_inside(tmp_path / "folder", name)
+    assert path_inside(tmp_path / "folder", "examples/Spec-model") == tmp_path / "folder" / "examples" / "Spec-model"

@@ -125,3 +125,36 @@ def test_the_split_command_takes_a_published_split(tmp_path: Path, capsys: pytes
     published.write_text(json.dumps({"A": ["barrier", "no-such-task"], "B": ["hour-clock"]}))
     assert main(["split", "builtin", "--from", str(published), "--out", str(tmp_path / "other.json")]) == 2
     assert "no-such-task" in capsys.readouterr().err and not (tmp_path / "other.json").exists()
+
+
+def test_a_published_split_is_refused_for_empty_halves_other_formats_and_other_task_versions(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``split --from``: an empty half, a format or format version this ALIAS does not read, and a split
+    file made for other task texts are each one line (issue 48)."""
+    from pytest_alias.cli import main
+    from pytest_alias.exposure.split import SPLIT_FORMAT_VERSION, published_split
+
+    test = [task(f"t{i}", f"x' = {i}") for i in range(4)]
+    drawn = tmp_path / "drawn.json"
+    make_split(test, seed=3, suite="here").write(drawn)
+    made = json.loads(drawn.read_text())
+    published = tmp_path / "published.json"
+    for document, message in (
+            ({"A": [], "B": ["t1", "t2"]}, "half A is empty; each half needs at least one task"),
+            ({"halves": {"A": ["t0"], "B": []}}, "half B is empty"),
+            ({**made, "format_version": SPLIT_FORMAT_VERSION + 1}, f"split format version {SPLIT_FORMAT_VERSION + 1}"),
+            ({"format_version": "2", "A": ["t0"], "B": ["t1"]}, "split format version '2'"),
+            ({"format": "something-else", "A": ["t0"], "B": ["t1"]}, "format 'something-else' is not a split"),
+            ({**made, "versions": {**made["versions"], "t0": "0" * 16}}, "1 task(s) differ from the versions"),
+            ({**made, "versions": ["t0"]}, "versions must map task ids to content versions")):
+        published.write_text(json.dumps(document))
+        with pytest.raises(SplitError, match=re.escape(message)):
+            published_split(published, test, suite="here")
+    # A task changed on this machine since the split file was made: refused by the command, nothing written.
+    changed = [task("t0", "x' = 77"), *test[1:]]
+    with pytest.raises(SplitError, match=re.escape("(t0); use the suite it was made with, or make a new split")):
+        published_split(drawn, changed, suite="here")
+    published.write_text(json.dumps({"A": [], "B": ["barrier"]}))
+    assert main(["split", "builtin", "--from", str(published), "--out", str(tmp_path / "out.json")]) == 2
+    err = capsys.readouterr().err
+    assert "half A is empty" in err and err.count("\n") == 1 and not (tmp_path / "out.json").exists()

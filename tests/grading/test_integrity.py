@@ -125,3 +125,17 @@ def test_json_readers_are_refused_like_its_writers(operator: str) -> None:
 
     text = f'---- MODULE A ----\nEXTENDS Json\nX == {operator}("/etc/passwd")\n====\n'
     assert writer_use([text]) == f"output uses {operator} (module Json), which reads files"
+
+
+def test_a_task_whose_own_cfg_fails_does_not_count_against_the_output(tmp_path: Path) -> None:
+    """The cfg asks TLC to check an action as an invariant: the reference fails it as any output does."""
+    from pytest_alias.tasks.model import Task
+
+    text = ("---- MODULE Ctr ----\nEXTENDS Naturals\nVARIABLE x\nInit == x = 0\nNext == x' = (x + 1) % 3\n"
+            "Step == x' = x + 1\n====\n")
+    task = Task(id="ctr", description="A counter modulo 3.", modules=(("Ctr", text),),
+                cfg="INIT Init\nNEXT Next\nINVARIANT Step\n")
+    result = grade_name(text.replace("% 3", "% 4"), task.original(), TlaTools(cache_dir=tmp_path))
+    assert not result.passed and result.details["side"] == Side.REFERENCE
+    assert result.reason.startswith("the task's cfg fails for the reference too")
+    assert grade_outcome("name", {"passed": False, "details": result.details}) == "reference not gradeable"

@@ -170,6 +170,28 @@ def test_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     assert shortcuts.enabled() and shortcuts.in_force() == list(shortcuts.NAMES)
 
 
+@pytest.mark.parametrize("value, on", [("", True), ("ON", True), (" yes ", True), ("1", True), ("True", True),
+                                       ("Off", False), ("0", False), ("no", False), ("FALSE", False)])
+def test_the_switch_reads_each_documented_value(value: str, on: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(shortcuts.ENV, value)
+    assert shortcuts.enabled() is on
+
+
+@pytest.mark.parametrize("value", ["garbage", "2", "offf", "enabled"])
+def test_a_switch_value_that_is_neither_on_nor_off_is_one_usage_error(value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ALIAS_SHORTCUTS=garbage`` once meant "on" silently (issue #48): now one line at start-up."""
+    from pytest_alias.errors import UsageProblem
+    from pytest_alias.tla.launcher import check_environment
+
+    monkeypatch.setenv(shortcuts.ENV, value)
+    for check in (shortcuts.enabled, check_environment):  # check_environment: both doors, before any work
+        with pytest.raises(UsageProblem) as raised:
+            check()
+        message = str(raised.value)
+        assert "\n" not in message and message.startswith("ALIAS_SHORTCUTS must be one of ")
+        assert all(word in message for word in ("on", "off", "1", "0", "yes", "no", "true", "false", repr(value)))
+
+
 def test_only_errors_placed_in_the_output_are_its_own() -> None:
     """An error TLC places in the check's wrapper or R's copy comes from the mapping, not from G."""
     in_output = ("@!@!@STARTMSG 2147:1 @!@!@\nTLC was unable to fingerprint.\n\nFingerprint Stack Trace:\n"
@@ -338,12 +360,13 @@ def test_a_copy_of_the_reference_has_its_reverse_check_read_off_the_forward_one(
             found[way, kind] = (entry, tools.launches["tlc"] - before)
     (plain, plain_runs), (fast, fast_runs) = found["off", "copy"], found["on", "copy"]
     assert plain["passed"] and fast["passed"] and plain["reason"] == fast["reason"]
-    assert "by_copy" not in plain["details"]["attempts"][0] and plain_runs == 2
+    # Without the shortcuts the copy is not recognised: forward, its vacuity probe (grading/integrity), reverse.
+    assert "by_copy" not in plain["details"]["attempts"][0] and plain_runs == 3
     assert fast["details"]["attempts"][0]["reverse"] == "ok" and "by_copy" in fast["details"]["attempts"][0]
     assert fast_runs == 1
-    # A rewrite is not the reference: both of its checks run.
+    # A rewrite is not the reference: both of its checks run, and the forward pass's vacuity probe.
     rewrite, runs = found["on", "equivalent_rewrite"]
-    assert rewrite["passed"] and "by_copy" not in rewrite["details"]["attempts"][0] and runs == 2
+    assert rewrite["passed"] and "by_copy" not in rewrite["details"]["attempts"][0] and runs == 3
 
 
 

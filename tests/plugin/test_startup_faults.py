@@ -41,14 +41,16 @@ def test_a_jvm_that_cannot_start_stops_the_run_in_one_line(pytester: pytest.Pyte
     assert "Traceback" not in result.stderr.str() and "INTERNALERROR" not in result.stdout.str()
 
 
-@pytest.mark.parametrize("where", ["folder", "missing-parent-is-a-file"])
+@pytest.mark.parametrize("where", ["folder", "missing-parent-is-a-file", "proc"])
 def test_save_outputs_is_checked_before_any_generation(where: str, pytester: pytest.Pytester, small_suite: Path,
                                                        tmp_path: Path) -> None:
     target = tmp_path / "out"
     target.mkdir()
-    if where != "folder":
+    if where == "missing-parent-is-a-file":
         (tmp_path / "file").write_text("x")
         target = tmp_path / "file" / "outputs.jsonl"
+    elif where == "proc":  # a system path: never a place for outputs (issue 48)
+        target = Path("/proc/self/outputs.jsonl")
     result = run(pytester, small_suite, tmp_path / "cache", "--alias-model=fake", f"--alias-save-outputs={target}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([f"*--alias-save-outputs {target}: *"])

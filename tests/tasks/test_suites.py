@@ -109,6 +109,21 @@ def test_task_folder_missing_key(tmp_path: Path) -> None:
     assert str(folder / "task.toml") in str(info.value) and "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize("task_id, said", [
+    ("a/../../x", "contains '..': ids become folder names (a '/' makes subfolders), and '..' would lead out"),
+    ("a//b", "has a '..', '.' or empty path part: ids become folder names"),
+    ("a/./b", "has a '..', '.' or empty path part: ids become folder names"),
+    ("-x", "must be letters, digits and _ . - / only, starting with a letter or digit (ids become folder names)"),
+])
+def test_a_task_id_that_cannot_be_a_folder_name_is_refused_saying_why(task_id: str, said: str, tmp_path: Path) -> None:
+    folder = task_folder(tmp_path / "root", "t1")
+    toml = (folder / "task.toml").read_text().replace('id = "t1"', f'id = "{task_id}"')
+    (folder / "task.toml").write_text(toml)
+    with pytest.raises(SuiteError) as info:
+        load_task_folder(folder)
+    assert said in str(info.value) and repr(task_id) in str(info.value) and "\n" not in str(info.value)
+
+
 def test_task_folder_names_missing_file(tmp_path: Path) -> None:
     folder = task_folder(tmp_path, files={"M.tla": module("M"), "description.md": "d"})
     with pytest.raises(SuiteError, match="no such cfg file") as info:

@@ -92,3 +92,14 @@ def test_the_grade_blames_the_output_for_an_infinite_state_graph(tmp_path: Path,
     monkeypatch.setenv("ALIAS_GRAPH_LIMIT_MB", "1")
     result, _ = TlaTools(cache_dir=tmp_path).state_graph(UNBOUNDED, deadlock=False, timeout=120)
     assert tlc_reason(result, CfgBinding(""), 120) == "the output's state graph exceeded 1 MB (ALIAS_GRAPH_LIMIT_MB)"
+
+
+def test_the_grade_blames_the_output_for_a_printing_flood(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_alias.grading.bind import CfgBinding
+    from pytest_alias.grading.tlc_reason import tlc_reason
+
+    monkeypatch.setenv("ALIAS_OUTPUT_LIMIT_MB", "1")
+    result = TlaTools(cache_dir=tmp_path).tlc(FLOOD, deadlock=False, timeout=120)
+    assert result.status == "too_large"
+    # Said in plain English (it once read "the output made TLC printed more than …", issue #48).
+    assert tlc_reason(result, CfgBinding(""), 120) == "the output made TLC print more than 1 MB (ALIAS_OUTPUT_LIMIT_MB)"
