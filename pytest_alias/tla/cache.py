@@ -21,6 +21,8 @@ from typing import Any, Mapping
 
 import platformdirs
 
+from ..switches import flag
+
 from ..atomic import parse_json, write_json_atomic  # noqa: F401 - write_json_atomic kept importable from here
 
 CACHE_SCHEMA = 1
@@ -64,7 +66,7 @@ def usable_cache_dir(path: Path) -> Path:
 
 def cache_disabled() -> bool:
     """``ALIAS_CACHE=off`` turns the run cache off (every check runs the tools)."""
-    return os.environ.get("ALIAS_CACHE", "").lower() in {"off", "0", "no", "false"}
+    return not flag("ALIAS_CACHE", True)  # anything but a yes or a no is a one-line usage error
 
 
 def content_key(kind: str, **parts: Any) -> str:

