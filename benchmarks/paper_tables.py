@@ -13,8 +13,9 @@ The same commands a user would type, in order (each prints what it does; rerunni
    covers: Table J.1, and the covered set behind Table U.1);
 2. ``pytest --alias-model=… --alias-grade=all --alias-report=run.json`` → the records of every model;
 3. ``tla-alias report run.json --validation validation.json --out DIR`` → ``report.md``, ``report.json``
-   and ``report.html`` with Table 1, U.1, S.1, P, M, V.1 (and L or Table 2 when their files are given
-   with ``--extra``).
+   and ``report.html`` with Table 1, U.1, P (its upper bound with the 90% CI), M, V.1 (and L or Table 2
+   when their files are given with ``--extra``), and Figures S.1 and U.1 (on the covered tasks) as PNG
+   files beside them and inline in the page.
 
 Wall-clock seconds per step are printed and kept in ``timings.json``.
 """

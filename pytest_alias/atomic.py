@@ -101,6 +101,8 @@ def check_output_file(path: Path | str, option: str = "") -> None:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         mode = None
+    except NotADirectoryError:
+        raise UsageProblem(f"{where}: a part of its folder path is a file, not a folder", option=option or None) from None
     except OSError as exc:
         raise UsageProblem(f"{where}: cannot be checked ({exc.strerror})", option=option or None) from None
     if mode is not None and stat.S_ISLNK(mode):

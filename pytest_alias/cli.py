@@ -15,7 +15,8 @@ from typing import Any, Callable, Mapping, Sequence
 from . import __version__
 from .tla.cfg import CfgError
 from .tla.specfiles import SpecError, SpecFiles
-from .options import MAX_MUTANTS, MAX_RENAME_SEEDS, MAX_SEED, MAX_WORKERS, integer, seconds
+from .options import (MAX_MUTANTS, MAX_RENAME_SEEDS, MAX_SEED, MAX_WORKERS, add_command_option, integer,
+                      search_budget, seconds)
 from .tla.toolchain import ToolchainError
 from .vocabulary import GRADES, MODES
 
@@ -242,7 +243,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     tasks = load_suite(args.suite)
     maps = _rename_maps(args.rename_map) if args.rename_map else None
     tools = _tools(args)
-    summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools, rename_maps=maps)
+    summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools, rename_maps=maps,
+                             suite=args.suite)
     # A later pytest run with this seed (or these maps) and cache reads these conditions instead of building them.
     cache = ConditionCache(tools.cache_dir, tools.toolchain.jar.sha256)
     for report in summary.reports:
@@ -262,11 +264,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         extra = [reason for _, conditions in prepared for _, reason in conditions[1:]]
         print(f"{sum(reason is None for reason in extra)}/{len(extra)} further renamings verified "
               f"({args.rename_seeds - 1} per task, in the condition cache for --alias-rename-seeds={args.rename_seeds})")
-    counts = summary.counts()
-    print(f"{counts['verified']}/{counts['tasks']} tasks verified after CIR (the test set); "
-          f"{counts['with_cfg']} with a TLC configuration, {counts['no_fixtures_or_random_values']} of them "
-          f"without test fixtures or random values; {counts['with_hidden_names']} with hidden names, "
-          f"{counts['every_name_stated']} with every name stated")
+    for line in summary.headline():  # Table K.1's counts, appendix G's medians, the descriptions kept from damage
+        print(line)
     print(f"wrote {args.out}/summary.json, summary.md, test_ids.json and eligible_ids.json")
     return 0
 
@@ -326,8 +325,14 @@ def _flat_mapping(details: Mapping[str, Any]) -> dict[str, str] | None:
 
 def _no_verdict(args: argparse.Namespace, reason: str, side: str, stage: str) -> dict[str, Any]:
     """The ``--json`` object of a grade that could not run (a cfg or file that cannot be read)."""
-    return {"grade": args.grade, "mode": args.mode, "passed": False, "reason": reason, "side": side, "stage": stage,
-            "mapping": None, "tlc_runs": 0, "seconds": 0.0}
+    return {"grade": args.grade, **_grade_settings(args), "passed": False, "reason": reason, "side": side,
+            "stage": stage, "mapping": None, "tlc_runs": 0, "seconds": 0.0}
+
+
+def _grade_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings a ``grade`` verdict was reached under (its ``--json`` object carries them)."""
+    return {"mode": args.mode, "name_rule": args.name_rule,
+            "search_budget_s": search_budget(args.search_budget, args.timeout)}
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -376,12 +381,13 @@ def _grade_command(args: argparse.Namespace) -> int:
 
             result = GradeResult(args.grade, False, oversize_reason(size), Evidence(stage=Stage.EXTRACT, side=Side.OUTPUT))
         else:
-            result = guarded_grade(text, condition, args.grade, mode=args.mode, tools=tools, timeout=args.timeout)
+            result = guarded_grade(text, condition, args.grade, mode=args.mode, tools=tools, timeout=args.timeout,
+                                   name_rule=args.name_rule, search_budget=args.search_budget)
     except ModeUnavailable as exc:
         raise UserError(str(exc)) from None
     verdict = {
         "grade": result.grade,
-        "mode": args.mode,
+        **_grade_settings(args),
         "passed": result.passed,
         "reason": result.reason,
         "side": None if result.passed else str(result.details.get("side", "output")),
@@ -498,6 +504,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--mode", choices=MODES, default="paper",
                        help="behavior-grade mapping search (default paper)")
     grade.add_argument("--timeout", type=seconds, default=300.0, help="time limit per TLC run in seconds (default 300)")
+    add_command_option(grade, "name-rule")
+    add_command_option(grade, "search-budget")
     grade.add_argument("--json", action="store_true", help="print one JSON object")
     grade.set_defaults(handler=cmd_grade)
 

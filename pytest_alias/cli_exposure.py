@@ -45,22 +45,29 @@ def _live(args: argparse.Namespace) -> bool:
 def cmd_split(args: argparse.Namespace) -> int:
     """Split a suite into halves A and B (with an optional pool) and write the split file."""
     from .exposure.split import make_split, published_split
-    from .tasks.suites import load_suite
+    from .tasks.suites import load_suite, load_suite_report
 
     check_output_file(args.out, "out")  # a link, FIFO or folder: refused before any work
     test = load_suite(args.suite)
-    pool = load_suite(args.pool) if args.pool else []
+    pool_report = load_suite_report(args.pool) if args.pool else None
+    pool = list(pool_report.tasks) if pool_report else []
+    # The pool suite's specs its loader could not use leave the pool too: listed with the others.
+    skipped = [(s.id or s.path, f"not loaded ({s.path}): {s.reason}") for s in (pool_report.skipped if pool_report else ())]
     if args.from_file is not None:  # a published split: its halves (and pool), checked against these suites
-        split = published_split(args.from_file, test, suite=args.suite, pool=pool, pool_suite=args.pool)
+        split = published_split(args.from_file, test, suite=args.suite, pool=pool, pool_suite=args.pool,
+                                pool_skipped=skipped)
     else:
         split = make_split(test, seed=args.seed, suite=args.suite, pool=pool, pool_suite=args.pool,
-                           pool_size=args.pool_size)
+                           pool_size=args.pool_size, pool_skipped=skipped)
     split.write(args.out)
     origin = f"from {args.from_file}" if args.from_file is not None else f"seed {split.seed}"
+    left_out = len(split.pool_excluded)
     print(f"split {split.identity} ({origin}): A {len(split.halves['A'])} tasks, "
           f"B {len(split.halves['B'])} tasks, pool {len(split.pool)}"
-          + (f" ({len(split.pool_excluded)} pool tasks left out)" if split.pool_excluded else "")
+          + (f" ({left_out} pool {'spec' if left_out == 1 else 'specs'} left out, listed below)" if left_out else "")
           + f" → {args.out}")
+    for line in split.excluded_lines():
+        print(line)
     return 0
 
 

@@ -28,6 +28,18 @@ def run_metadata(path: Path) -> dict[str, Any] | None:
     return metadata if isinstance(metadata, dict) else None
 
 
+def shared_coverage(runs: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Several run files that recorded one and the same covered set (the two arms of an exposure run,
+    say): a run metadata holding only that coverage, so the report's covered rows and Figure U.1 use
+    it as each run's summary did; None when any run recorded none or they differ (pass --covered)."""
+    from .report.paper import run_covered
+
+    found = [run_covered(run) for run in runs]
+    if len(runs) < 2 or any(covered is None or covered != found[0] for covered in found):
+        return None
+    return {"coverage": runs[0]["coverage"], "covered_restricts_rates": True}
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
     from .exposure.analysis import is_likelihood_row
@@ -74,11 +86,13 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         split = load_split(args.split)
 
-        def exposure(rows: list[dict[str, Any]], resamples: int, seed: int, covered: set[str] | None) -> str:
+        def exposure(rows: list[dict[str, Any]], resamples: int, seed: int,
+                     covered: set[str] | None) -> tuple[str, dict[str, Any]]:
             found = analyse(rows, split, resamples=resamples, seed=seed, covered=covered)
             evidence.extend(membership_evidence([row.to_dict() for row in found.membership]))
-            return render_markdown(found)
-    run = runs[0] if len(runs) == 1 else None  # one run's settings and coverage; several runs: none of them
+            return render_markdown(found), found.to_dict()  # the dict: Figure T.1's numbers
+    # One run's settings and coverage; several runs: only a covered set they all recorded.
+    run = runs[0] if len(runs) == 1 else shared_coverage(runs)
     if outputs:  # the agreement of the saved texts replaces a run file's own
         from .report.agreement import add_decreases, agreement
 
@@ -112,7 +126,8 @@ def add_report_command(commands: Any) -> None:
     report.add_argument("files", nargs="+", type=Path,
                         help="plugin reports (--alias-report run.json, or JSON lines), likelihood and continuation files, "
                              "saved outputs (--alias-save-outputs: their sample agreement)")
-    report.add_argument("--out", type=Path, default=Path("alias-report"), help="folder for report.md/.json/.html")
+    report.add_argument("--out", type=Path, default=Path("alias-report"),
+                        help="folder for report.md/.json/.html and the figures' PNG files")
     report.add_argument("--covered", "--validation", dest="validation", type=Path, default=None,
                         help="tla-alias validate-grader --json output: its covered tasks (appendix J) restrict "
                              "Table U.1 and every behavior number the paper reports on them (appendices M, P, R, "

@@ -1,8 +1,9 @@
 """Where a run's settings differ from the paper's, said in one line for the summary header and the report.
 
-The defaults are the paper's settings (section 3, appendices A and E): no prefill, five samples per
-task and condition, a 300-second TLC limit, the paper's behavior-grade procedure, 10,000 bootstrap
-resamples and the model's own token budget. Any other value is a deliberate deviation; the run
+The defaults are the paper's settings (section 3, appendices A, E and H): no prefill, five samples per
+task and condition, a 300-second TLC limit, the paper's behavior-grade procedure, appendix H's name
+rule, 10,000 bootstrap resamples and the model's own token budget. The behavior search's whole budget
+(which the paper does not state) is named when it is not ALIAS's default, and whenever it cut a search. Any other value is a deliberate deviation; the run
 header, the summary and the run's JSON name each one so a reader never mistakes it for the paper's.
 Only the standard library is imported: the plugin loads this in every run.
 """
@@ -10,7 +11,9 @@ Only the standard library is imported: the plugin loads this in every run.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
+
+from .options import SEARCH_BUDGET_LIMITS, search_budget
 
 #: The paper's value of each run setting that can deviate from it (attribute name → value).
 PAPER_SETTINGS: dict[str, Any] = {
@@ -18,6 +21,7 @@ PAPER_SETTINGS: dict[str, Any] = {
     "samples": 5,
     "timeout": 300.0,
     "mode": "paper",
+    "name_rule": "paper",
     "resamples": 10_000,
     "max_new_tokens": None,
     "rename_seeds": 1,
@@ -33,6 +37,8 @@ _WORDS = {
     "samples": "{value} sample(s) per task and condition (the paper: 5)",
     "timeout": "TLC limit {value:g} s (the paper: 300 s)",
     "mode": "behavior grade mode {value} (the paper's procedure: paper)",
+    "name_rule": "name grade rule {value} (a stand-in operator must fit the cfg section's level, and a cfg's own "
+                 "INIT/NEXT/SPECIFICATION name the output defines is kept; the paper's appendix H rule: paper)",
     "resamples": "{value} bootstrap resamples (the paper: 10,000)",
     "max_new_tokens": "at most {value} new tokens per sample (the paper: the model's own budget, 1,024 for local models)",
     "rename_seeds": "{value} renamings per task, rates averaged over them (the paper: 1)",
@@ -41,8 +47,9 @@ _WORDS = {
 }
 
 
-def deviations(settings: Any) -> list[str]:
-    """One phrase per setting of ``settings`` (any object with the attributes above) that differs from the paper's."""
+def deviations(settings: Any, records: Iterable[Mapping[str, Any]] = ()) -> list[str]:
+    """One phrase per setting of ``settings`` (any object with the attributes above) that differs from the
+    paper's; with a run's ``records``, also the behavior searches its budget cut off."""
     found = []
     for name, paper in PAPER_SETTINGS.items():
         value = getattr(settings, name, paper)
@@ -50,7 +57,36 @@ def deviations(settings: Any) -> list[str]:
             continue  # the paper's own budget, asked for explicitly
         if value != paper:
             found.append(_WORDS[name].format(value=value))
-    return found + budget_deviations()
+    return found + search_budget_deviations(settings, records) + budget_deviations()
+
+
+def search_budget_deviations(settings: Any, records: Iterable[Mapping[str, Any]] = ()) -> list[str]:
+    """The behavior search's whole budget where it is not the default (``SEARCH_BUDGET_LIMITS`` × the TLC
+    limit), and the searches of ``records`` it cut off: each is no verdict, so a reader must see how many."""
+    found = []
+    chosen, timeout = getattr(settings, "search_budget", None), getattr(settings, "timeout", PAPER_SETTINGS["timeout"])
+    default = search_budget(None, timeout)
+    if chosen is not None and chosen != default:
+        found.append(f"behavior search budget {chosen:g} s (the default: {SEARCH_BUDGET_LIMITS} × the TLC limit, "
+                     f"{default:g} s)")
+    cut = cut_searches(records)
+    if cut:
+        spent = ", ".join(f"{seconds:g} s" for seconds in sorted(set(cut)))
+        found.append(f"the behavior search budget ({spent}) cut {len(cut)} search(es) off: outcome 'search budget "
+                     "spent', left out of the rates")
+    return found
+
+
+def cut_searches(records: Iterable[Mapping[str, Any]]) -> list[float]:
+    """The budget (seconds) of each record's behavior search that its budget cut off."""
+    from .verdicts import grade_outcome
+
+    cut = []
+    for record in records:
+        result = (record.get("grades") or {}).get("behavior")
+        if result and not result.get("passed") and grade_outcome("behavior", result) == "search budget spent":
+            cut.append(float((result.get("details") or {}).get("search_budget_s") or 0.0))
+    return cut
 
 
 def budget_deviations() -> list[str]:
@@ -71,9 +107,9 @@ def budget_deviations() -> list[str]:
     return found
 
 
-def deviation_line(settings: Any) -> str:
+def deviation_line(settings: Any, records: Iterable[Mapping[str, Any]] = ()) -> str:
     """``alias: paper settings`` or ``alias: deviations from the paper: …`` for the summary header."""
-    found = deviations(settings)
+    found = deviations(settings, records)
     return "alias: deviations from the paper: " + "; ".join(found) if found else "alias: the paper's settings"
 
 

@@ -14,10 +14,11 @@ from .errors import UsageProblem
 import argparse
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
-from .vocabulary import CONDITIONS, GRADE_CHOICES, MODES, STORE_MODES
+from .vocabulary import CONDITIONS, GRADE_CHOICES, MODES, NAME_RULES, STORE_MODES
 
 #: The closed vocabularies of the run (also used by the command line and the settings).
 MODE_CHOICES = MODES
+NAME_RULE_CHOICES = NAME_RULES
 STORE_CHOICES = STORE_MODES
 CONDITION_CHOICES = CONDITIONS
 PREFILL_CHOICES = ("none", "header")
@@ -33,6 +34,15 @@ MAX_NEW_TOKENS = 1_000_000
 MAX_WORKERS = 256
 MAX_MUTANTS = 10_000
 MAX_SEED = 2**63 - 1  # a signed 64-bit integer: what every sampler and record reader takes
+
+#: The behavior grade's whole mapping search is bounded by this many TLC limits (1,200 s at the paper's
+#: 300 s) unless ``--alias-search-budget`` sets it: ALIAS's bound, the paper states none.
+SEARCH_BUDGET_LIMITS = 4
+
+
+def search_budget(budget: float | None, timeout: float) -> float:
+    """The whole-search budget in seconds: ``budget`` when one is set, else the default for a TLC limit of ``timeout``."""
+    return budget if budget is not None else SEARCH_BUDGET_LIMITS * timeout
 
 
 def integer(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -147,6 +157,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("timeout", "TLC time limit per run in seconds (default 300)", 300.0, seconds),
     Option("mode", "behavior grade: paper (the paper's procedure) or extended (default paper)", "paper",
            choices=MODE_CHOICES),
+    Option("name-rule", "name grade's cfg binding: paper (appendix H as written: INIT/NEXT/SPECIFICATION point at "
+           "the output's Init/Next/Spec whenever it defines them; a missing INVARIANT/PROPERTY names the output's one "
+           "other operator, whatever its level) or refined (that operator must fit the section's level, and a cfg's "
+           "own INIT/NEXT/SPECIFICATION name the output defines is kept; a deviation every record and the summary "
+           "header name) (default paper)", "paper", choices=NAME_RULE_CHOICES),
+    Option("search-budget", "time budget in seconds of one behavior grade's whole mapping search (default: "
+           f"{SEARCH_BUDGET_LIMITS} × the TLC limit, 1,200 s at 300 s); a search it cuts off is the outcome "
+           "'search budget spent', no verdict on the output and left out of the rates", None, seconds),
     Option("cache-dir", "folder for the run cache, condition cache and generation store"),
     Option("store", "generation store mode (default rw)", "rw", choices=STORE_CHOICES),
     Option("report", "write a report; format by suffix .json .csv .md .html (repeatable)", kind="list"),
@@ -181,6 +199,15 @@ OPTIONS: tuple[Option, ...] = (
            "of the models fine-tuned on its halves"),
 )
 OPTIONS_BY_NAME = {option.name: option for option in OPTIONS}
+
+
+def add_command_option(parser: argparse.ArgumentParser, name: str) -> None:
+    """Add the table's option ``name`` to a ``tla-alias`` command as ``--NAME`` (help, type, choices and
+    default from the one table, so both doors default alike)."""
+    option = OPTIONS_BY_NAME[name]
+    kwargs = option.argparse_kwargs()
+    kwargs.update(dest=name.replace("-", "_"), default=option.default)
+    parser.add_argument(f"--{name}", **kwargs)
 
 
 class OptionError(UsageProblem):

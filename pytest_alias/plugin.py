@@ -104,7 +104,9 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     settings = workspace.config
     return [f"alias: models {', '.join(settings.models)}; grade {settings.grade}; suite {settings.suite}; "
             f"conditions {','.join(settings.conditions)}; samples {settings.samples}; seed {settings.seed}; "
-            f"mode {settings.mode}; store {settings.store_mode}; prefill {settings.prefill}"
+            f"mode {settings.mode}; name rule {settings.name_rule}; store {settings.store_mode}; "
+            f"prefill {settings.prefill}"
+            + (f"; search budget {settings.search_budget_s():g} s" if "behavior" in settings.grades else "")
             + (f"; renamed names from {settings.rename_map_source}" if settings.rename_map_source else "")
             + (f"; renaming seeds {', '.join(map(str, settings.renaming_seeds()))}" if settings.rename_seeds > 1 else ""),
             deviation_line(settings)]

@@ -44,6 +44,11 @@ class Record(TypedDict):
     has_hidden_names: bool
     known_names: dict[str, list[str]]
     mode: str
+    #: The name grade's cfg binding: ``paper`` (appendix H as written) or ``refined`` (a record
+    #: without it was graded before the option existed, under what is now ``refined``).
+    name_rule: NotRequired[str]
+    #: The behavior search's whole time budget in seconds (runs that grade by behavior).
+    search_budget_s: NotRequired[float]
     generation: dict[str, Any]
     timings: dict[str, float]
     versions: dict[str, Any]

@@ -85,7 +85,7 @@ class AliasSession:
                 "samples": settings.samples, "seed": settings.seed, "mode": settings.mode,
                 "resamples": settings.resamples, "settings": settings.settings(),
                 "prefill": settings.prefill, "max_new_tokens": settings.max_new_tokens,
-                "timeout": settings.timeout, "deviations": deviations(settings),
+                "timeout": settings.timeout, "deviations": deviations(settings, self.sorted_records()),
                 "renaming_seeds": settings.renaming_seeds(),  # random condition's seeds: index k is rename_seed k
                 "coverage": coverage.to_dict() if coverage is not None else None,
                 "covered_restricts_rates": settings.covered is not None,
@@ -160,7 +160,7 @@ class AliasSession:
         try:
             if self.aggregate is not None:
                 terminal.section("alias summary")
-                terminal.write_line(deviation_line(self.settings))
+                terminal.write_line(deviation_line(self.settings, self.sorted_records()))  # with searches cut off
                 for line in [*summary_lines(self.aggregate), *self._agreement_lines(),
                              *outcome_lines(self.sorted_records()),
                              *spent_lines(self.workspace.cost_estimate, actual_usage(self.sorted_records())),

@@ -3,7 +3,7 @@
 Domain facts the statistics, the reports and the exposure analysis all read (standard library and
 the shared vocabulary only): the outcome of a grade and of a record (the first failing grade
 decides), the outcomes that are no verdict on the output (a model error, a reference that is not
-gradeable, a grader error) and the per-condition outcome counts.
+gradeable, a behavior search cut off by its budget, a grader error) and the per-condition outcome counts.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from .vocabulary import CONDITIONS, GRADES, Side, Stage
 
 OUTCOMES = ("model error", "no module found", "cut at token limit", "parse error", "semantic error", "TLC config error",
             "TLC error", "invariant or property violation", "deadlock", "timeout", "out of memory", "too large",
-            "behavior differs",
+            "behavior differs", "search budget spent",
             "reference not gradeable", "toolchain limit", "grader error", "pass")
 
 #: Outcomes that are no verdict on the model's output: the model call failed, the reference cannot be
-#: graded, the configured tla2tools.jar predates the task's cfg, or the grader or its machine failed.
-#: Rates leave them out (they never count against a model).
-NOT_VERDICTS = ("model error", "reference not gradeable", "toolchain limit", "grader error")
+#: graded, the configured tla2tools.jar predates the task's cfg, the behavior search ran out of its
+#: whole-search budget (the grader's limit ended it, and a mapping not yet tried might have passed), or
+#: the grader or its machine failed. Rates leave them out (they never count against a model).
+NOT_VERDICTS = ("model error", "reference not gradeable", "toolchain limit", "search budget spent", "grader error")
 
 _TLC_OUTCOMES = {
     "config_error": "TLC config error", "parse_error": "TLC config error", "semantic_error": "TLC config error",
@@ -46,6 +47,8 @@ def grade_outcome(grade: str, result: Mapping[str, Any]) -> str:
         return "toolchain limit"  # the configured tla2tools.jar predates a keyword of the task's cfg
     if details.get("side") == Side.GRADER and stage == Stage.ERROR:
         return "grader error"
+    if details.get("side") == Side.GRADER and details.get("search_budget_spent"):
+        return "search budget spent"  # never "behavior differs": the budget, not the output, ended the search
     if stage in (Stage.EXTRACT, Stage.STAGE):
         return "no module found"
     if stage == Stage.SANY:

@@ -14,6 +14,8 @@ GRADES: tuple[str, ...] = ("parse", "name", "behavior")
 GRADE_CHOICES: tuple[str, ...] = (*GRADES, "all")
 #: The behavior grade's modes: the paper's procedure, or the extended grader.
 MODES: tuple[str, ...] = ("paper", "extended")
+#: The name grade's cfg binding: appendix H's literal rule, or with ALIAS's two refinements (see grading.bind).
+NAME_RULES: tuple[str, ...] = ("paper", "refined")
 #: Conditions: the task as written, then CIR with random names, then model-proposed meaningful names.
 CONDITIONS: tuple[str, ...] = ("original", "random", "meaningful")
 #: Generation-store modes: read and write, read only, regenerate, off.

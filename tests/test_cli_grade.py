@@ -14,7 +14,8 @@ from pytest_alias.cli import main
 
 TASKS = Path(__file__).resolve().parent.parent / "pytest_alias" / "data" / "tasks"
 CLOCK = TASKS / "hour-clock" / "HourClock.tla"
-JSON_KEYS = {"grade", "mode", "passed", "reason", "side", "stage", "mapping", "tlc_runs", "seconds"}
+JSON_KEYS = {"grade", "mode", "name_rule", "search_budget_s", "passed", "reason", "side", "stage", "mapping", "tlc_runs",
+             "seconds"}
 
 
 @pytest.fixture(scope="module")
@@ -165,3 +166,33 @@ def test_an_oversize_output_is_reported_with_its_true_size(cache_dir: Path, tmp_
                  "--grade", "parse", "--json"]) == 1
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["reason"] == f"output is {size:,} bytes, over the 204,800-byte limit"
+
+
+HOUR_CLOCK_GOOD = """---- MODULE HourClock ----
+EXTENDS Naturals
+VARIABLE hr
+Good == hr \\in 1..12
+Init == hr \\in 1..12
+Next == hr' = IF hr = 12 THEN 1 ELSE hr + 1
+Spec == Init /\\ [][Next]_hr /\\ WF_hr(Next)
+====
+"""
+
+
+def test_the_name_rule_is_chosen_and_reported(cache_dir: Path, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 50's flip: appendix H (the default) checks PROPERTY Good; the refined rule refuses the stand-in."""
+    output = write(tmp_path, "output.txt", HOUR_CLOCK_GOOD)
+    paper = grade_json(cache_dir, output, "name", capsys)
+    assert paper["passed"] is True and paper["name_rule"] == "paper"
+    refined = grade_json(cache_dir, output, "name", capsys, "--name-rule", "refined")
+    assert refined["passed"] is False and refined["name_rule"] == "refined"
+    assert refined["reason"] == "output does not define NoonRecurs, which the cfg requires"
+
+
+def test_a_search_cut_off_by_its_budget_says_so(cache_dir: Path, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    output = write(tmp_path, "output.txt", CLOCK.read_text().replace("hr + 1", "hr + 2"))
+    verdict = grade_json(cache_dir, output, "behavior", capsys, "--search-budget", "0.5")
+    assert verdict["passed"] is False and verdict["side"] == "grader" and verdict["search_budget_s"] == 0.5
+    assert verdict["reason"].startswith("search ran out of its time budget (0.5 s)")

@@ -85,3 +85,78 @@ def test_published_maps_and_several_seeds_are_refused_together(tmp_path) -> None
     with pytest.raises(UsageProblem, match="cannot be combined"):
         RunConfig.from_options({**defaults(), "model": ("reference",), "rename_map": str(maps), "rename_seeds": 2})
     assert RunConfig.from_options({**defaults(), "model": ("reference",), "rename_map": str(maps)}).rename_maps
+
+
+def test_the_refined_name_rule_is_a_named_deviation_and_recorded() -> None:
+    from pytest_alias.run import RunConfig
+
+    assert OPTIONS_BY_NAME["name-rule"].default == "paper"
+    paper = RunConfig.from_options({**defaults(), "model": ("reference",)})
+    assert paper.name_rule == "paper" and paper.settings()["name_rule"] == "paper" and deviations(paper) == []
+    refined = RunConfig.from_options({**defaults(), "model": ("reference",), "name_rule": "refined"})
+    assert refined.settings()["name_rule"] == "refined"
+    assert deviations(refined) == [
+        "name grade rule refined (a stand-in operator must fit the cfg section's level, and a cfg's own "
+        "INIT/NEXT/SPECIFICATION name the output defines is kept; the paper's appendix H rule: paper)"]
+
+
+def test_a_search_budget_other_than_the_default_is_named_and_recorded() -> None:
+    from pytest_alias.run import RunConfig
+
+    assert OPTIONS_BY_NAME["search-budget"].default is None  # 4 × the TLC limit
+    plain = RunConfig.from_options({**defaults(), "model": ("reference",)})
+    assert plain.settings()["search_budget_s"] == 1200.0 and deviations(plain) == []
+    spelled_out = RunConfig.from_options({**defaults(), "model": ("reference",), "search_budget": 1200.0})
+    assert deviations(spelled_out) == []  # the default, asked for
+    short = RunConfig.from_options({**defaults(), "model": ("reference",), "search_budget": 60.0})
+    assert short.settings()["search_budget_s"] == 60.0
+    assert deviations(short) == ["behavior search budget 60 s (the default: 4 × the TLC limit, 1200 s)"]
+
+
+def test_searches_the_budget_cut_off_are_named_even_at_the_default_budget() -> None:
+    from pytest_alias.run import RunConfig
+
+    settings = RunConfig.from_options({**defaults(), "model": ("reference",)})
+    cut = {"passed": False, "reason": "search ran out of its time budget (1200 s) after 3 of 6 mapping(s)",
+           "details": {"stage": "tlc", "side": "grader", "search_budget_spent": True, "search_budget_s": 1200.0}}
+    differs = {"passed": False, "reason": "forward check failed", "details": {"stage": "tlc", "side": "output"}}
+    records = [{"grades": {"behavior": cut}}, {"grades": {"behavior": cut}}, {"grades": {"behavior": differs}}]
+    assert deviations(settings, records) == [
+        "the behavior search budget (1200 s) cut 2 search(es) off: outcome 'search budget spent', left out of the rates"]
+    assert deviation_line(settings, records[2:]) == "alias: the paper's settings"
+
+
+def test_tla_alias_grade_takes_its_defaults_from_the_option_table() -> None:
+    from pytest_alias.cli import build_parser
+
+    args = build_parser().parse_args(["grade", "--reference", "R.tla", "--output", "o.txt", "--grade", "name"])
+    assert (args.name_rule, args.search_budget) == (OPTIONS_BY_NAME["name-rule"].default, None)
+    chosen = build_parser().parse_args(["grade", "--reference", "R.tla", "--output", "o.txt", "--grade", "behavior",
+                                        "--name-rule", "refined", "--search-budget", "0.5"])
+    assert (chosen.name_rule, chosen.search_budget) == ("refined", 0.5)
+
+
+def test_the_workspace_grades_under_the_runs_rule_and_budget(tmp_path) -> None:
+    """Both settings reach the graders and the record from the one option table; a cut search is named."""
+    import re
+
+    from pytest_alias.cases import Case
+    from pytest_alias.models.base import Generation
+    from pytest_alias.run import RunConfig
+    from pytest_alias.run.workspace import Workspace
+    from pytest_alias.tasks.suites import load_suite
+
+    config = RunConfig.from_options({**defaults(), "model": ("replay",), "grade": "behavior", "name_rule": "refined",
+                                     "search_budget": 0.5, "cache_dir": str(tmp_path)})
+    task = next(t for t in load_suite("builtin") if t.id == "die-hard")
+    condition = task.original()
+    text = condition.module_map[condition.main]
+    swapped = re.sub(r"\b(small|big)\b", lambda m: {"small": "big", "big": "small"}[m.group(1)], text)
+    record = Workspace(config).grade(Case(task, condition, 0, "replay"), Generation(swapped, "replay"))
+    assert record["name_rule"] == "refined" and record["search_budget_s"] == 0.5
+    assert record["outcome"] == "search budget spent"
+    assert record["grades"]["behavior"]["details"]["side"] == "grader"
+    found = deviations(config, [record])
+    assert "behavior search budget 0.5 s (the default: 4 × the TLC limit, 1200 s)" in found
+    assert "the behavior search budget (0.5 s) cut 1 search(es) off: outcome 'search budget spent', left out of " \
+           "the rates" in found

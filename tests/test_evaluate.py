@@ -35,3 +35,37 @@ def test_a_reference_output_passes_every_grade(tools) -> None:
                       ["parse", "name", "behavior"], tools=tools, timeout=60, mode="paper")
     assert all(record["grades"][g]["passed"] for g in ("parse", "name", "behavior")), record["grades"]
     assert record["similarity"] == {"bleu4": 100.0, "rouge_l": 100.0}  # percent, as the paper reports them
+
+
+#: Issue 50's HourClock: no TypeOK, no NoonRecurs, and one other operator, the state predicate Good.
+HOUR_CLOCK_GOOD = """---- MODULE HourClock ----
+EXTENDS Naturals
+VARIABLE hr
+Good == hr \\in 1..12
+Init == hr \\in 1..12
+Next == hr' = IF hr = 12 THEN 1 ELSE hr + 1
+Spec == Init /\\ [][Next]_hr /\\ WF_hr(Next)
+====
+"""
+
+
+def test_a_record_carries_the_name_rule_and_the_rules_never_share_a_stored_verdict(tools) -> None:
+    task = next(t for t in load_suite("builtin") if t.id == "hour-clock")
+    case = Case(task, task.original(), 0, "replay")
+    graded = {rule: evaluate(case, HOUR_CLOCK_GOOD, ["name"], tools=tools, timeout=60, mode="paper", name_rule=rule)
+              for rule in ("paper", "refined", "paper")}  # paper again: from the store, under its own key
+    assert graded["paper"]["name_rule"] == "paper" and graded["refined"]["name_rule"] == "refined"
+    assert graded["paper"]["outcome"] == "pass", graded["paper"]["grades"]
+    assert "reused" in graded["paper"]["grades"]["name"]["details"]  # the store answered the second paper grade
+    assert graded["refined"]["outcome"] == "TLC config error"
+    assert graded["refined"]["grades"]["name"]["reason"] == "output does not define NoonRecurs, which the cfg requires"
+    assert "search_budget_s" not in graded["paper"]  # no behavior grade, no search
+
+
+def test_a_record_carries_the_search_budget(tools) -> None:
+    task = next(t for t in load_suite("builtin") if t.id == "hour-clock")
+    condition = task.original()
+    record = evaluate(Case(task, condition, 0, "reference"), condition.module_map[condition.main], ["behavior"],
+                      tools=tools, timeout=60, mode="paper")
+    assert record["search_budget_s"] == 240.0  # 4 × the TLC limit
+    assert record["grades"]["behavior"]["details"]["search_budget_s"] == 240.0

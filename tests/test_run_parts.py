@@ -15,14 +15,16 @@ CLI = {"model": ["fake"], "grade": "behavior", "suite": "examples:/x", "conditio
        "seed": 7, "timeout": 12.5, "mode": "extended", "cache-dir": "/tmp/c", "store": "ro", "report": ["a.json"],
        "gate": ["parse.original>=0.5"], "no-fail": True, "lora": "/a", "meaningful-maps": "m.json",
        "resamples": 200, "prefill": "none", "max-new-tokens": 64, "exposure-split": "s.json",
-       "covered": "auto", "save-outputs": "out.jsonl", "dry-run": True, "rename-map": "maps.json", "rename-seeds": 4, "timeout-from-reference": 4.0}
+       "covered": "auto", "save-outputs": "out.jsonl", "dry-run": True, "rename-map": "maps.json", "rename-seeds": 4, "timeout-from-reference": 4.0,
+       "name-rule": "refined", "search-budget": 60.0}
 INI = {"model": ["reference"], "grade": "parse", "suite": "builtin", "conditions": "original,meaningful",
        "samples": "2", "seed": "3", "timeout": "9", "mode": "paper", "cache-dir": "/tmp/d", "store": "off",
        "report": ["b.md"], "gate": ["name.original>=0.1"], "no-fail": True, "lora": "/b", "meaningful-maps": "n.json",
        "resamples": "300", "prefill": "header", "max-new-tokens": "32", "exposure-split": "t.json",
-       "covered": "v.json", "save-outputs": "ini.jsonl", "dry-run": True, "rename-map": "ini-maps.json", "rename-seeds": "2", "timeout-from-reference": "2.5"}
+       "covered": "v.json", "save-outputs": "ini.jsonl", "dry-run": True, "rename-map": "ini-maps.json", "rename-seeds": "2", "timeout-from-reference": "2.5",
+       "name-rule": "paper", "search-budget": "90"}
 INI_CONVERTED = {**INI, "conditions": ("original", "meaningful"), "samples": 2, "seed": 3, "timeout": 9.0,
-                 "timeout-from-reference": 2.5,
+                 "timeout-from-reference": 2.5, "search-budget": 90.0,
                  "resamples": 300, "max-new-tokens": 32, "rename-seeds": 2, "model": ("reference",), "report": ("b.md",),
                  "gate": ("name.original>=0.1",)}
 

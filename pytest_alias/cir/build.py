@@ -28,10 +28,12 @@ from typing import Any, Iterable, Mapping
 from ..atomic import as_umask_allows, check_output_folder, path_inside
 from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
+from ..tasks.suites import suite_selection
 from ..tla.runner import TlaTools, default_tools
 from ..tla.specfiles import IDENTIFIER
 from .analysis import HiddenName, hidden_names, identifier_kind, kept_domain_words, kind_table, similarity
 from .conditions import RenamedCondition, published_condition, random_condition
+from .describe import description_damage, description_rule_names
 
 
 class BuildError(UsageProblem):
@@ -51,6 +53,12 @@ class TaskReport:
     def verified(self) -> bool:
         return self.renamed.valid
 
+    @property
+    def damage(self) -> tuple[str, ...]:
+        """The words blind replacement would change in the description that the paper's rule keeps."""
+        cfg_names, module_names = description_rule_names(self.task)
+        return description_damage(self.task.description, self.renamed.renaming.name_map, cfg_names, module_names)
+
     def to_dict(self) -> dict[str, Any]:
         verification = self.renamed.verification
         return {
@@ -63,6 +71,7 @@ class TaskReport:
             "kept": list(self.renamed.renaming.kept),
             "hidden": [{"name": h.name, "category": h.category} for h in self.hidden],
             "similarity": round(self.similarity, 4),
+            "description_damage": list(self.damage),
             "counts": verification.to_dict() if verification else None,
         }
 
@@ -73,6 +82,7 @@ class BuildSummary:
 
     reports: list[TaskReport] = field(default_factory=list)
     seed: int = 0
+    suite: str | None = None  # the suite string the tasks came from, so the JSON names the set behind each number
 
     def counts(self) -> dict[str, int]:
         verified = [r for r in self.reports if r.verified]
@@ -116,34 +126,61 @@ class BuildSummary:
 
     def appendix_g(self) -> dict[str, Any]:
         """Appendix G's numbers: identifiers renamed per specification (median, range) and the median
-        difflib similarity of each renamed main module to its original."""
+        difflib similarity of each renamed main module to its original, over the verified tasks; and
+        the renamed identifiers over every task of the suite, verified or not, which is section 3's
+        median over the utility modules when the suite is ``tlabench:PATH#utility``."""
         verified = [r for r in self.reports if r.verified]
-        per_spec = [len(r.renamed.renaming.name_map) for r in verified]
-        return {"renamed_per_spec": {"median": statistics.median(per_spec) if per_spec else None,
-                                     "min": min(per_spec, default=None), "max": max(per_spec, default=None)},
-                "median_similarity": statistics.median([r.similarity for r in verified]) if verified else None}
+        return {"renamed_per_spec": _spread([len(r.renamed.renaming.name_map) for r in verified]),
+                "median_similarity": statistics.median([r.similarity for r in verified]) if verified else None,
+                "renamed_per_task_all": {"n": len(self.reports),
+                                         **_spread([len(r.renamed.renaming.name_map) for r in self.reports])}}
+
+    def descriptions(self) -> dict[str, Any]:
+        """Section 3's "this rule avoids damage to N descriptions": over the verified tasks, those whose
+        description blind replacement would change where the three-part rule keeps a word."""
+        verified = [r for r in self.reports if r.verified]
+        damaged = {r.task.id: list(r.damage) for r in verified if r.damage}
+        return {"kept_from_damage": len(damaged), "of": len(verified), "tasks": damaged}
 
     def to_dict(self) -> dict[str, Any]:
         verified = [r for r in self.reports if r.verified]
-        per_spec = [len(r.renamed.renaming.name_map) for r in verified]
         table = self.kinds()
         return {
             "seed": self.seed,
+            "suite": self.suite,
+            "task_set": suite_selection(self.suite) if self.suite else None,
             "counts": self.counts(),
             "section3": self.section3(),
             "appendix_g": self.appendix_g(),
+            "descriptions": self.descriptions(),
             "hidden_by_category": _count(h.category for r in verified for h in r.hidden),
             "identifier_kinds": {row.kind: {"renamed": row.renamed, "hidden": row.hidden} for row in table.rows},
-            "renamed_per_spec": {"median": statistics.median(per_spec) if per_spec else None,
-                                 "min": min(per_spec, default=None), "max": max(per_spec, default=None)},
+            "renamed_per_spec": _spread([len(r.renamed.renaming.name_map) for r in verified]),
             "median_similarity": statistics.median([r.similarity for r in verified]) if verified else None,
             "tasks": [r.to_dict() for r in self.reports],
         }
 
+    def _utility(self) -> bool:
+        return bool(self.suite) and suite_selection(self.suite or "") == "utility"
+
+    def headline(self) -> list[str]:
+        """What ``tla-alias build`` prints: Table K.1's counts, appendix G's renamed identifiers (over
+        the utility modules for ``#utility``) and the descriptions the rule keeps from damage."""
+        counts = self.counts()
+        appendix_g = self.appendix_g()
+        return [
+            f"{counts['verified']}/{_counted(counts['tasks'], 'task')} verified after CIR (the test set); "
+            f"{counts['with_cfg']} with a TLC configuration, {counts['no_fixtures_or_random_values']} of them "
+            f"without test fixtures or random values; {counts['with_hidden_names']} with hidden names, "
+            f"{counts['every_name_stated']} with every name stated",
+            f"{_renamed_sentence(appendix_g)}. {_all_tasks_sentence(appendix_g, self._utility())}",
+            _damage_sentence(self.descriptions()),
+        ]
+
     def to_markdown(self) -> str:
         counts = self.counts()
         lines = [
-            "# CIR test set", "", f"Seed {self.seed}.", "",
+            "# CIR test set", "", f"Seed {self.seed}." + (f" Suite `{self.suite}`." if self.suite else ""), "",
             "| Set | n |", "|---|---|",
             f"| Tasks | {counts['tasks']} |",
             f"| Pass SANY and TLC after CIR (test set) | {counts['verified']} |",
@@ -152,7 +189,7 @@ class BuildSummary:
             f"| With a hidden required name | {counts['with_hidden_names']} |",
             f"| With every required name stated | {counts['every_name_stated']} |",
             "", "## Identifier kinds", "", self.kinds().render(), "",
-            *_statistics_lines(self.section3(), self.appendix_g()),
+            *_statistics_lines(self.section3(), self.appendix_g(), self.descriptions(), self._utility()),
         ]
         failed = [r for r in self.reports if not r.verified]
         if failed:
@@ -161,23 +198,69 @@ class BuildSummary:
         return "\n".join(lines)
 
 
-def _statistics_lines(section3: dict[str, Any], appendix_g: dict[str, Any]) -> list[str]:
-    """Section 3's hidden-name and domain-word counts and appendix G's renaming statistics, as Markdown."""
+def _statistics_lines(section3: dict[str, Any], appendix_g: dict[str, Any], descriptions: dict[str, Any],
+                      utility: bool = False) -> list[str]:
+    """Section 3's hidden-name, domain-word and description counts and appendix G's renaming
+    statistics, as Markdown."""
     by = section3["hidden_by_category"]
-    per_spec = appendix_g["renamed_per_spec"]
     similarity_text = "–" if appendix_g["median_similarity"] is None else f"{appendix_g['median_similarity']:.2f}"
+    categories = ", ".join(_counted(by.get(c, 0), c) for c in ("constant", "invariant", "property", "constraint"))
     return [
         "## Hidden required names (section 3)", "",
-        f"{section3['hidden_names']} hidden names: " + ", ".join(f"{by.get(c, 0)} {c}s" for c in
-                                                                ("constant", "invariant", "property", "constraint"))
-        + f"; in {section3['tasks_with_hidden_names']} tasks, {section3['tasks_with_five_or_more']} of them with five "
-        f"or more; {section3['hidden_conventions']} follow a TLA⁺ convention. Domain identifiers whose words the "
-        f"original description uses: {section3['domain_words_kept']}/{section3['domain_words_used']} keep them after "
-        "CIR.", "",
+        f"{_counted(section3['hidden_names'], 'hidden name')}: {categories}; in "
+        f"{_counted(section3['tasks_with_hidden_names'], 'task')}, {section3['tasks_with_five_or_more']} of them with "
+        f"five or more; {section3['hidden_conventions']} {_verb(section3['hidden_conventions'], 'follows', 'follow')} "
+        f"a TLA⁺ convention. Domain identifiers whose words the original description uses: "
+        f"{section3['domain_words_kept']}/{section3['domain_words_used']} keep them after CIR.", "",
+        "## Renamed descriptions (section 3)", "",
+        _damage_sentence(descriptions) + ".", "",
         "## Renaming (appendix G)", "",
-        f"Identifiers renamed per specification: median {per_spec['median']}, from {per_spec['min']} to "
-        f"{per_spec['max']}; median difflib similarity of renamed to original: {similarity_text}.", "",
+        f"{_renamed_sentence(appendix_g)}; median difflib similarity of renamed to original: {similarity_text}. "
+        f"{_all_tasks_sentence(appendix_g, utility)}.", "",
     ]
+
+
+def _spread(values: list[int]) -> dict[str, Any]:
+    """Median, least and most of ``values`` (None for each when there are none)."""
+    return {"median": statistics.median(values) if values else None,
+            "min": min(values, default=None), "max": max(values, default=None)}
+
+
+def _plural(word: str) -> str:
+    # "property" -> "properties", "task" -> "tasks": never "propertys".
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def _counted(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless ``n`` is 1: "1 property", "0 properties"."""
+    return f"{n} {word if n == 1 else _plural(word)}"
+
+
+def _verb(n: int, singular: str, plural: str) -> str:
+    return singular if n == 1 else plural
+
+
+def _damage_sentence(descriptions: dict[str, Any]) -> str:
+    kept, of = descriptions["kept_from_damage"], descriptions["of"]
+    return (f"The three-part rule keeps {kept} of {_counted(of, 'verified description')} from damage (blind "
+            "replacement of every renamed identifier would change a word there that the rule keeps)")
+
+
+def _renamed_sentence(appendix_g: dict[str, Any]) -> str:
+    per_spec = appendix_g["renamed_per_spec"]
+    return (f"Identifiers renamed per verified specification: median {per_spec['median']}, from {per_spec['min']} "
+            f"to {per_spec['max']}")
+
+
+def _all_tasks_sentence(appendix_g: dict[str, Any], utility: bool) -> str:
+    every = appendix_g["renamed_per_task_all"]
+    what = (f"the {_counted(every['n'], 'utility module')} (gold minus system; section 3: a median of five over 257)"
+            if utility else f"all {_counted(every['n'], 'task')} of the suite, verified or not")
+    return f"Identifiers renamed over {what}: median {every['median']}, from {every['min']} to {every['max']}"
 
 
 def _count(items: Iterable[str]) -> dict[str, int]:
@@ -287,16 +370,18 @@ def _alive(pid: int) -> bool:
 
 def build_test_set(tasks: list[Task], out: Path, *, seed: int = 0, workers: int = 2,
                    tools: TlaTools | None = None, timeout: float = 300.0,
-                   rename_maps: Mapping[str, Mapping[str, str]] | None = None) -> BuildSummary:
+                   rename_maps: Mapping[str, Mapping[str, str]] | None = None,
+                   suite: str | None = None) -> BuildSummary:
     """Rename and verify every task (in parallel), write both conditions per task and the summary;
-    with ``rename_maps``, the renamed condition comes from the published maps instead of ``seed``."""
+    with ``rename_maps``, the renamed condition comes from the published maps instead of ``seed``.
+    ``suite`` is the suite string the tasks came from, named in the summary."""
     tools = tools or default_tools()
     check_out(out)  # before any work: a refused --out costs nothing and writes nothing
     staging = staging_dir(out)
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, workers)) as pool:
             reports = list(pool.map(lambda task: build_task(task, seed, tools, timeout, rename_maps), tasks))
-        summary = BuildSummary(reports, seed)
+        summary = BuildSummary(reports, seed, suite)
         bases = {report.task.id: path_inside(staging / "tasks", report.task.id) for report in reports}
         for report in reports:  # every file name checked before the first is written
             condition_files(bases[report.task.id] / "original", report.task.original())

@@ -12,7 +12,7 @@ from ..tasks.model import Condition, Task
 from ..tla.launcher import seconds_for_states
 from ..tla.runner import TlaTools
 from ..tla.specfiles import IDENTIFIER, strip_comments
-from .describe import cfg_referenced_names, rename_description
+from .describe import description_rule_names, rename_description
 from .names import check_map
 from .rename import Renaming, apply_renaming, collect_identifiers, random_renaming
 from .verify import Verification, verify_renaming
@@ -41,12 +41,11 @@ def string_values(texts: Iterable[str]) -> frozenset[str]:
 
 
 def _condition(task: Task, kind: str, renaming: Renaming, seed: int | None) -> Condition:
-    # The task's other modules are staged beside the output under their renamed names, so an output
-    # must use those names (the modules' and what they declare): like cfg names, they are required
-    # names and always renamed.
-    provided = collect_identifiers(dict(task.modules[1:])).author if len(task.modules) > 1 else {}
+    # The paper's three-part rule over every module of the task: a provided module's lowercase words and
+    # module names stay, like the main module's (describe.description_rule_names).
+    cfg_names, module_names = description_rule_names(task)
     description = rename_description(
-        task.description, renaming.name_map, cfg_referenced_names(task.cfg) | set(provided), module_names=[task.main],
+        task.description, renaming.name_map, cfg_names, module_names,
         kept_strings=string_values(text for _, text in task.modules),
     )
     return Condition(task.id, kind, description, tuple(renaming.modules.items()), renaming.cfg,

@@ -29,6 +29,16 @@ Interpretation (``rule="paper"``):
   module nor a cfg name is renamed (rule 3) even if it is a dictionary word.
 * Rule 1 wins over rule 2: a cfg constant called ``capacity`` is renamed
   everywhere in the description, prose uses included.
+* Multi-module tasks: the rule is the same for every module of the task
+  (:func:`description_rule_names`).  Each module name is a TLA+ module name
+  (rule 2), and what a provided module declares goes through the three parts
+  like any other identifier: a lowercase ``barrier`` or ``process`` stays a
+  word of the prose, a capitalised ``TallySpec`` is renamed (rule 3), a name
+  the cfg refers to is renamed (rule 1).  ``provided="required"`` is the
+  refinement this project used before it followed the paper here: every name
+  a provided module declares, its module name included, counts as required
+  (rule 1), since the renamed module is staged beside the output under those
+  names.
 
 ``rule="all"`` is the blind whole-word replacement the paper compares
 against; :func:`description_damage` lists the words it changes that the rule
@@ -50,13 +60,17 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Literal
 
+from ..tasks.model import Task
 from ..tla.cfg import parse_cfg
 from ..tla.syntax import STANDARD_MODULES
+from .rename import collect_identifiers
 
 __all__ = [
     "Rule",
+    "ProvidedRule",
     "cfg_referenced_names",
     "description_damage",
+    "description_rule_names",
     "is_lowercase_word",
     "keeps_name",
     "mentions",
@@ -65,6 +79,9 @@ __all__ = [
 ]
 
 Rule = Literal["paper", "all"]
+#: How a multi-module task's provided modules enter the rule: ``paper`` (the three parts, as for the
+#: main module) or ``required`` (everything they declare is always renamed, like a cfg name).
+ProvidedRule = Literal["paper", "required"]
 
 _WORD_RE = re.compile(r"\w+")
 _LOWERCASE_WORD_RE = re.compile(r"[a-z]+")
@@ -110,6 +127,22 @@ def cfg_referenced_names(cfg_text: str | None) -> frozenset[str]:
         return frozenset()
     cfg = parse_cfg(cfg_text)
     return frozenset((*cfg.referenced_names(), *cfg.model_values(), *cfg.module_names()))
+
+
+def description_rule_names(task: Task, *, provided: ProvidedRule = "paper") -> tuple[frozenset[str], frozenset[str]]:
+    """The ``(cfg_names, module_names)`` the rule applies to ``task``'s description.
+
+    ``paper``: the names the cfg refers to (rule 1) and every module name of the task (rule 2).
+    ``required``: also every name a provided module declares counts as a cfg name, so none is kept.
+    """
+    cfg = cfg_referenced_names(task.cfg)
+    modules = frozenset(name for name, _ in task.modules)
+    if provided == "paper":
+        return cfg, modules
+    if provided != "required":
+        raise ValueError(f"unknown provided-module rule {provided!r} (expected 'paper' or 'required')")
+    declared = collect_identifiers(dict(task.modules[1:])).author if len(task.modules) > 1 else {}
+    return cfg | frozenset(declared), frozenset({task.main})
 
 
 def keeps_name(name: str, cfg_names: Iterable[str], module_names: Iterable[str] = ()) -> bool:

@@ -25,7 +25,8 @@ from ..tla.cache import RunCache, content_key, default_cache_dir
 from .conditions import RenamedCondition, meaningful_condition, published_condition, random_condition, rename_seeds
 
 #: Bump when renaming or verification would give a different condition for the same inputs.
-RENAMING_VERSION = 2
+#: 3: a multi-module task's description follows the paper's three-part rule for its provided modules.
+RENAMING_VERSION = 3
 
 #: A condition and the reason it cannot be graded (None when it can).
 Prepared = tuple[Condition | None, str | None]

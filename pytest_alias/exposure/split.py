@@ -4,7 +4,8 @@ The test tasks are shuffled with ``random.Random(seed)`` from their sorted ids a
 (the first ⌊n/2⌋) and B (the rest, ⌈n/2⌉): the paper's 111 tasks with seed 20260926 give 55/56.
 An optional training pool (tasks outside the test set, the paper's 292) goes into both training
 sets; a pool task whose id or reference text is in the test set is left out with its reason, so no
-test task reaches the model that should not have seen it.
+test task reaches the model that should not have seen it. So is a pool spec the suite loader could
+not use (``pool_skipped``), so a pool smaller than the paper's 292 says which specs it lost and why.
 
 The split file records the ids, the seed, the suites and each task's content version, so a later
 step (fine-tuning, the analysis) can refuse a suite that changed under it.
@@ -73,6 +74,10 @@ class ExposureSplit:
                 "versions": dict(self.versions), "pool_versions": dict(self.pool_versions),
                 "pool_excluded": [{"id": task_id, "reason": reason} for task_id, reason in self.pool_excluded]}
 
+    def excluded_lines(self) -> list[str]:
+        """One line per pool task left out, with its reason (what ``tla-alias split`` prints)."""
+        return [f"  {task_id}: {reason}" for task_id, reason in self.pool_excluded]
+
     def write(self, path: Path | str) -> None:
         """Write the split atomically to ``path`` (a regular file or none yet: never through a link)."""
         write_output_json(Path(path), self.to_dict())
@@ -135,10 +140,13 @@ def select_pool(test: Sequence[Task], pool: Iterable[Task], size: int | None = N
 
 
 def make_split(test: Sequence[Task], *, seed: int = DEFAULT_SPLIT_SEED, suite: str = "",
-               pool: Sequence[Task] = (), pool_suite: str | None = None, pool_size: int | None = None) -> ExposureSplit:
-    """Split ``test`` into halves and attach the usable part of ``pool``."""
+               pool: Sequence[Task] = (), pool_suite: str | None = None, pool_size: int | None = None,
+               pool_skipped: Sequence[tuple[str, str]] = ()) -> ExposureSplit:
+    """Split ``test`` into halves and attach the usable part of ``pool``; ``pool_skipped`` are the
+    ``(id, reason)`` of the pool suite's specs its loader left out, listed first among the excluded."""
     half_a, half_b = split_halves([task.id for task in test], seed)
     kept, excluded = select_pool(test, pool, pool_size) if pool_suite is not None or pool else ([], [])
+    excluded = [*pool_skipped, *excluded]
     return ExposureSplit(seed=seed, suite=suite, halves={"A": half_a, "B": half_b},
                          versions={task.id: task.version for task in sorted(test, key=lambda t: t.id)},
                          pool_suite=pool_suite, pool=tuple(task.id for task in kept),
@@ -179,7 +187,7 @@ def _check_published_versions(recorded: Any, tasks: Mapping[str, Task], what: st
 
 
 def published_split(path: Path | str, test: Sequence[Task], *, suite: str = "", pool: Sequence[Task] = (),
-                    pool_suite: str | None = None) -> ExposureSplit:
+                    pool_suite: str | None = None, pool_skipped: Sequence[tuple[str, str]] = ()) -> ExposureSplit:
     """A split someone published, rebuilt on this machine's tasks (``tla-alias split --from FILE``).
 
     The file is a ``tla-alias split`` file or any JSON object with the halves as id lists,
@@ -189,7 +197,7 @@ def published_split(path: Path | str, test: Sequence[Task], *, suite: str = "", 
     format must be this version's, and one that records content versions (a ``tla-alias split``
     file) must match this machine's tasks. The versions written are this machine's, so a later step
     still notices a task that changes. Without a listed pool, ``pool`` is filtered as
-    :func:`make_split` does.
+    :func:`make_split` does, ``pool_skipped`` included.
     """
     source = Path(path)
     try:
@@ -234,6 +242,7 @@ def published_split(path: Path | str, test: Sequence[Task], *, suite: str = "", 
         kept, excluded = [pool_by_id[task_id] for task_id in listed], []
     else:
         kept, excluded = select_pool(chosen, pool) if pool_suite is not None or pool else ([], [])
+        excluded = [*pool_skipped, *excluded]
     seed = data.get("seed")
     return ExposureSplit(seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None, suite=suite,
                          halves=halves, versions={task.id: task.version for task in chosen}, pool_suite=pool_suite,

@@ -22,6 +22,7 @@ TRUE/FALSE for 1/0) confirmed through the INSTANCE substitutions, at a fixed num
 from __future__ import annotations
 
 from ..errors import UsageProblem
+from ..options import search_budget
 
 import math
 import time
@@ -107,9 +108,11 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
 
     ``mode`` is ``"paper"`` (the paper's search, at most 60 mappings) or ``"extended"`` (state-graph
     matching with value encodings, see :mod:`.extended`). ``timeout`` bounds each TLC run; ``budget``
-    (default four times ``timeout``) bounds the whole mapping search. ``details`` record the mode,
-    the spec formula used, every mapping tried (first :data:`MAX_ATTEMPTS_KEPT`) with each check's
-    TLC status, and the winning mapping; a failing verdict's ``details["side"]`` says who failed:
+    (default :data:`~pytest_alias.options.SEARCH_BUDGET_LIMITS` × ``timeout``) bounds the whole mapping
+    search, and a search it cuts off fails with ``details["search_budget_spent"]`` (side grader).
+    ``details`` record the mode, the budget, the spec formula used, every mapping tried (first
+    :data:`MAX_ATTEMPTS_KEPT`) with each check's TLC status, and the winning mapping; a failing
+    verdict's ``details["side"]`` says who failed:
     ``output``, ``reference`` (it fails against itself too: not gradeable this way) or ``grader``
     (a limit of this grader, not a verdict on the output).
     """
@@ -187,8 +190,9 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     if mode not in MODES:
         raise UnknownModeError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     started = time.perf_counter()
-    deadline = started + (budget if budget is not None else 4 * timeout)
-    details: Evidence = {"mode": mode}
+    budget = search_budget(budget, timeout)
+    deadline = started + budget
+    details: Evidence = {"mode": mode, "search_budget_s": budget}
 
     def verdict(passed: bool, reason: str | None) -> GradeResult:
         return GradeResult("behavior", passed, reason, details, time.perf_counter() - started)
@@ -237,8 +241,8 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     if labels:
         details["control_labels"] = list(labels)
     bindings = reference_bindings(tools, condition, ref_cfg, ref_decl, timeout)
-    if bindings.values or bindings.skipped or bindings.literals:
-        details["bindings"] = {"values": {**bindings.values, **bindings.literals}, "skipped": dict(bindings.skipped)}
+    if bindings.evidence() is not None:
+        details["bindings"] = bindings.evidence()
     # R's own formula, read as G's is: its safety part stands in where TLC cannot evaluate its fairness.
     ref_formula = (spec_formula(condition.module_map, condition.main, ref_cfg.specification, as_named=True)
                    if ref_cfg.specification is not None else None)
@@ -302,6 +306,18 @@ def _labels_last_resort(tools: TlaTools, inputs: ExtendedInputs, failure: str, t
         add_leniency(details, "labels", "no mapping passed; the output passed appendix I's comparison on the data "
                                         f"variables, control labels {', '.join(inputs.labels)} left out")
     return verdict(passed, reason)
+
+
+def _budget_spent(details: Evidence, verdict: Callable[[bool, str | None], GradeResult], tried: int, total: int,
+                  failure: str | None) -> GradeResult:
+    """The search cut off by its time budget: the grader's limit, not the output, ended it (a mapping not
+    yet tried might have passed), so it is no verdict on the output: outcome "search budget spent", left
+    out of the rates, and never stored as the output's verdict (side grader)."""
+    details.update({"mappings_tried": tried, "side": Side.GRADER, "search_budget_spent": True})
+    budget = details.get("search_budget_s", 0.0)
+    reason = (f"search ran out of its time budget ({budget:g} s) after {tried} of {total} mapping(s), "
+              "no verdict on the output")
+    return verdict(False, f"{reason}; {failure}" if failure else reason)
 
 
 def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping], timeout: float, deadline: float,
@@ -420,9 +436,8 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 continue
         left = deadline - time.perf_counter()
         if left <= 1:
-            details.update({"mappings_tried": tried - 1 - skipped - filtered, "side": Side.GRADER})
-            reason = reverse_failure or own_failure or violation_failure or first_failure or "no mapping was tried"
-            return verdict(False, f"search ran out of its time budget; {reason}")
+            return _budget_spent(details, verdict, tried - 1 - skipped - filtered, len(mappings),
+                                 reverse_failure or own_failure or violation_failure or first_failure)
         tried_parts.add(mapping.constants)
         attempt: dict[str, Any] = {"mapping": mapping.to_dict()}
         forward_states: int | None = None
@@ -491,7 +506,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
                 # A forward pass on no behavior at all (fairness never met) says nothing. Without an
                 # initial state the reverse check fails, as the paper's procedure has it (and early stop);
                 # an output that is the reference has the reference's behaviors.
-                why = vacuous_behaviors(tools, check.spec, run_limit(timeout, deadline))
+                why = vacuous_behaviors(tools, check.spec, run_limit(timeout, deadline), inputs.gen_spec)
                 if why is not None:
                     attempt["integrity"] = why
             attempt[direction] = "vacuous" if direction == "forward" and "integrity" in attempt else result.status
@@ -522,7 +537,7 @@ def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping]
         if first_failure is None and attempt.get("forward") == "crash" and own_error(attempt.get("reason", "")):
             own_failure = failure
         first_failure = first_failure or failure
-        if attempt.get("forward") == "ok":
+        if attempt.get("forward") in ("ok", "vacuous"):  # the forward check ran to its end: it explains best
             reverse_failure = reverse_failure or failure
         if any(attempt.get(d) in _VIOLATIONS for d in ("forward", "reverse")):
             violation_failure = violation_failure or failure

@@ -31,11 +31,12 @@ DECIDED_BY_PARSE = "the parse grade's failure (shortcut: cascade)"
 
 
 def grade_all(output_text: str | None, condition: Condition, grades: Sequence[str], *, mode: str, tools: object,
-              timeout: float) -> dict[str, GradeResult]:
+              timeout: float, name_rule: str = "paper", search_budget: float | None = None) -> dict[str, GradeResult]:
     """Each of ``grades`` (all applicable to ``condition``) on ``output_text``, never raising for the output."""
     ordered = sorted(grades, key=GRADES.index)  # parse first: it may decide the others
     if not shortcuts.enabled():
-        return {grade: guarded_grade(output_text, condition, grade, mode=mode, tools=tools, timeout=timeout)  # type: ignore[arg-type]
+        return {grade: guarded_grade(output_text, condition, grade, mode=mode, tools=tools, timeout=timeout,  # type: ignore[arg-type]
+                                     name_rule=name_rule, search_budget=search_budget)
                 for grade in ordered}
     extraction = extract_module(output_text)
     memo = GradeMemo(tools.cache_dir) if getattr(tools, "use_cache", False) and extraction.ok else None  # type: ignore[attr-defined]
@@ -44,13 +45,14 @@ def grade_all(output_text: str | None, condition: Condition, grades: Sequence[st
     for grade in ordered:
         if grade in results:
             continue
-        key = memo_key(extraction, condition, grade, mode=mode, timeout=timeout, toolchain=identity) if memo else None
+        key = (memo_key(extraction, condition, grade, mode=mode, timeout=timeout, toolchain=identity,
+                        name_rule=name_rule, search_budget=search_budget) if memo else None)
         reused = memo.get(key, extraction) if memo is not None and key is not None else None
         if reused is not None:
             results[grade] = reused
             continue
         result = guarded_grade(output_text, condition, grade, mode=mode, tools=tools, timeout=timeout,  # type: ignore[arg-type]
-                               extraction=extraction)
+                               extraction=extraction, name_rule=name_rule, search_budget=search_budget)
         results[grade] = result
         if memo is not None and key is not None:
             memo.put(key, result)

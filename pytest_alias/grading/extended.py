@@ -15,9 +15,10 @@ constant is substituted by G's definition of the same name.
 Beyond the paper, it rejects a spec formula whose subscript leaves a variable free (checked in
 :mod:`.behavior`), and it uses appendix I's data-variable comparison (:func:`on_data_variables`) only
 where G's control really differs from R's: when no graph match exists and no G variable is shaped
-like R's control-label variable (:func:`label_counterparts`). Model values cannot be encoded (a
-TLA+ expression cannot name one), nor a reference whose cfg needs a CONSTRAINT, nor one over
-:data:`MAX_GRAPH_STATES`: those run the paper search.
+like R's control-label variable (:func:`label_counterparts`). A model value inside an encoded value
+(``pc`` over a set of model values) is named by a constant of the check's wrapper that its cfg binds
+to it. A reference whose cfg needs a CONSTRAINT, or one over :data:`MAX_GRAPH_STATES`, runs the
+paper search.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
 from ..tla.syntax import parse_module
 from .bind import CfgBinding
-from .bindings import Bindings, bound_cfg, model_strings
-from .encoding import describe, forward_expression, reverse_expression
+from .bindings import Bindings, bound_cfg, fresh_names, model_strings, model_value_declaration, with_model_values
+from .encoding import describe, encoded_model_values, forward_expression, reverse_expression
 from .graphmatch import GraphMatch, atoms, match_graphs, value_shape
 from .labels import data_mappings, trace_equivalent
 from .mapping import Declared, NameMapping, ranked_bijections
@@ -259,14 +260,30 @@ def gen_graph_spec(inputs: ExtendedInputs, constants: tuple[tuple[str, str], ...
     cfg = cfg.with_specification(formula.name) if formula.name is not None else cfg.with_init_next(formula.init,
                                                                                                     formula.next)
     main, modules = inputs.gen_spec.main, dict(inputs.gen_spec.modules)
-    cfg = scoped_overrides(cfg, modules, tuple(g for _, g in constants), top=main)
-    if inputs.bindings.values:  # the bound values live in a wrapper that adds no variable
-        extends = main + (", TLC" if inputs.bindings.needs_tlc else "")
+    bindings, prefix = inputs.bindings, inputs.prefix
+    # The wrapper's own constants (for model values) are declared constants too, not overrides.
+    declared = (*(g for _, g in constants), *fresh_names(prefix, bindings.fresh).values())
+    cfg = scoped_overrides(with_model_values(cfg, prefix, bindings.fresh), modules, declared, top=main)
+    if bindings.values or bindings.operators:  # the bound values live in a wrapper that adds no variable
+        extends = main + (", TLC" if bindings.needs_tlc else "")
         wrapper = f"{inputs.prefix}Dump_{main}"
-        modules[wrapper] = (f"---- MODULE {wrapper} ----\nEXTENDS {extends}\n"
-                            + "\n".join(inputs.bindings.definitions(inputs.prefix, dict(constants))) + "\n====\n")
+        lines = [*model_value_declaration(prefix, bindings.fresh), *bindings.definitions(prefix, dict(constants))]
+        if bindings.operators:  # R's operators, through an instance of R that reads no variable
+            modules[inputs.ref_module] = inputs.staged.modules[inputs.ref_module]
+            lines += [_constants_instance(inputs, constants, derived, f"{inputs.prefix}BindRef"),
+                      *bindings.operator_definitions(inputs.prefix, f"{inputs.prefix}BindRef")]
+        modules[wrapper] = f"---- MODULE {wrapper} ----\nEXTENDS {extends}\n" + "\n".join(lines) + "\n====\n"
         main = wrapper
     return SpecFiles(main, modules, render_cfg(cfg))
+
+
+def _constants_instance(inputs: ExtendedInputs, constants: Constants, derived: tuple[str, ...], name: str) -> str:
+    """An INSTANCE of R (its renamed copy) with R's constants as G's under ``constants`` (``derived``
+    ones by G's definitions of the same name) and R's variables as ``TRUE``: a dump has no variable
+    mapping yet, and the operators a cfg binds constants to are constant-level, so never read them."""
+    subs = {**{c: c for c in derived}, **dict(constants), **{v: "TRUE" for v in inputs.ref_decl.variables}}
+    pairs = ", ".join(f"{r} <- {g}" for r, g in subs.items())
+    return f"{name} == INSTANCE {inputs.ref_module}" + (f" WITH {pairs}" if pairs else "")
 
 
 def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[str, str], ...],
@@ -277,8 +294,12 @@ def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[st
     bound = f"{inputs.prefix}V"
     forward_subs: dict[str, str] = {}
     reverse_subs: dict[str, str] = {}
+    # Model values in the encoded values (a function over a set of them) are named by the wrappers' own
+    # constants, which their cfgs bind to them.
+    model_values = encoded_model_values(match.encodings)
+    names = fresh_names(inputs.prefix, model_values)
     for enc in match.encodings:
-        fwd, rev = forward_expression(enc, bound), reverse_expression(enc, bound)
+        fwd, rev = forward_expression(enc, bound, names), reverse_expression(enc, bound, names)
         if fwd is None or rev is None:
             return f"the encoding {describe(enc)} cannot be written as a TLA+ expression"
         forward_subs[enc.ref_var] = fwd
@@ -291,9 +312,11 @@ def _checks(inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[st
     mapping = NameMapping(match.variables, constants)
     forward = forward_check(inputs.staged, inputs.formula, inputs.ref_module, inputs.ref_decl, inputs.ref_cfg,
                             mapping, inputs.prefix, substitutions=forward_subs, derived=derived,
-                            bindings=inputs.bindings, ref_safety=inputs.ref_formula if ref_safety else None)
+                            bindings=inputs.bindings, ref_safety=inputs.ref_formula if ref_safety else None,
+                            model_values=model_values)
     reverse = reverse_check(inputs.staged, inputs.gen_module, inputs.formula, inputs.ref_module, inputs.ref_decl,
-                            inputs.ref_cfg, mapping, inputs.prefix, substitutions=reverse_subs, fairness=fairness)
+                            inputs.ref_cfg, mapping, inputs.prefix, substitutions=reverse_subs, fairness=fairness,
+                            model_values=model_values)
     return forward, reverse
 
 

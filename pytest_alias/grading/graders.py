@@ -22,6 +22,8 @@ class GradeSettings:
     tools: Any  # a tla.runner.TlaTools
     timeout: float
     mode: str = "paper"  # the behavior grade's procedure
+    name_rule: str = "paper"  # the name grade's cfg binding (grading.bind)
+    search_budget: float | None = None  # the behavior search's whole budget (None: options.search_budget's default)
 
 
 Grader = Callable[[Extraction, Condition, GradeSettings], GradeResult]
@@ -36,14 +38,14 @@ def _parse(extraction: Extraction, condition: Condition, settings: GradeSettings
 def _name(extraction: Extraction, condition: Condition, settings: GradeSettings) -> GradeResult:
     from .name_grade import grade_name
 
-    return grade_name(None, condition, settings.tools, settings.timeout, extraction=extraction)
+    return grade_name(None, condition, settings.tools, settings.timeout, extraction=extraction, rule=settings.name_rule)
 
 
 def _behavior(extraction: Extraction, condition: Condition, settings: GradeSettings) -> GradeResult:
     from .behavior import grade_behavior
 
     return grade_behavior(None, condition, settings.tools, timeout=settings.timeout, mode=settings.mode,
-                          extraction=extraction)
+                          budget=settings.search_budget, extraction=extraction)
 
 
 #: Grade name → grader, in pipeline order (``vocabulary.GRADES``).

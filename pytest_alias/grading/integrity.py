@@ -24,6 +24,7 @@ from ..tla.cfg import Cfg, CfgError, parse_cfg, render_cfg
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
+from .refinement import mentions_liveness
 
 __all__ = ["integrity_failure", "no_initial_state", "vacuous_behaviors"]
 
@@ -59,13 +60,17 @@ def _probe(spec: SpecFiles, cfg: Cfg) -> SpecFiles:
     return SpecFiles(wrapper, {**spec.modules, wrapper: text}, render_cfg(probe_cfg))
 
 
-def vacuous_behaviors(tools: TlaTools, spec: SpecFiles, timeout: float) -> str | None:
+def vacuous_behaviors(tools: TlaTools, spec: SpecFiles, timeout: float, output: SpecFiles) -> str | None:
     """Why the temporal properties a passing check of ``spec`` verified hold only vacuously (its spec
-    formula admits no behavior), or None. Asked only where the cfg checks a PROPERTY under a
-    SPECIFICATION (Init and Next alone always admit a behavior once an initial state exists). A probe
-    TLC cannot finish (a time limit, an error) leaves the verdict as TLC gave it."""
+    formula admits no behavior), or None. ``output`` holds the output's own modules, where its spec
+    formula is read. Asked only where the cfg checks a PROPERTY under a SPECIFICATION whose formula
+    writes a fairness or other temporal condition (Init and [][Next]_v alone always admit a behavior
+    once an initial state exists). A probe TLC cannot finish (a time limit, an error) leaves the
+    verdict as TLC gave it."""
     cfg = _parsed(spec)
     if cfg is None or not cfg.specification or not cfg.properties:
+        return None
+    if not mentions_liveness(output.modules, output.main, cfg.specification):
         return None
     result = tools.tlc(_probe(spec, cfg), timeout=timeout, deadlock=False)
     if result.status != "ok":
@@ -79,4 +84,4 @@ def integrity_failure(tools: TlaTools, spec: SpecFiles, result: TlcResult, timeo
     """Why TLC's pass of ``spec`` (``result``) is no evidence about the output, or None."""
     if not result.ok:
         return None
-    return no_initial_state(spec, result) or vacuous_behaviors(tools, spec, timeout)
+    return no_initial_state(spec, result) or vacuous_behaviors(tools, spec, timeout, spec)

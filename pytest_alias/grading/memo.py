@@ -2,7 +2,8 @@
 
 The key is what a grader reads of an output — the extracted module (name and text) and the output's
 other modules, not the prose or fences around them — with the condition's modules and cfg, the
-grade, the mode, the TLC limit, the toolchain, the tools' byte budgets and the grader code's digest.
+grade, the mode, the name rule, the search budget, the TLC limit, the toolchain, the tools' byte budgets
+and the grader code's digest (verdicts under the name grade's two rules never mix).
 The text is not normalised further: SANY's and TLC's reasons cite lines and columns, so two texts
 that differ in whitespace or comments may get different reasons. Entries live in the run cache
 folder (``grades/``), so xdist workers and later runs share them. A verdict that may differ on
@@ -24,11 +25,12 @@ from .shortcuts import grader_code_digest
 
 
 def memo_key(extraction: Extraction, condition: Condition, grade: str, *, mode: str, timeout: float,
-             toolchain: str) -> str:
+             toolchain: str, name_rule: str = "paper", search_budget: float | None = None) -> str:
     """The content key of one grade of one extracted output under ``condition``."""
     return content_key("grade", module=extraction.module_name, text=extraction.text,
                        others=files_digest(dict(extraction.others)), condition=files_digest(dict(condition.module_map)),
                        main=condition.main, cfg=condition.cfg or "", grade=grade, mode=mode, timeout=timeout,
+                       name_rule=name_rule, search_budget=search_budget,
                        toolchain=toolchain, limits=budgets().to_record(), code=grader_code_digest())
 
 

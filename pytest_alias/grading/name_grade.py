@@ -33,14 +33,15 @@ CFG_FAULTS = frozenset({"config_error", "crash"})
 
 def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | None = None,
                timeout: float = DEFAULT_TLC_TIMEOUT, *, extraction: Extraction | None = None,
-               max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
+               max_bytes: int = DEFAULT_MAX_BYTES, rule: str = "paper") -> GradeResult:
     """Grade ``output_text`` (a model's raw output) by name under ``condition``.
 
-    ``details`` records the module graded, SANY's lenient verdict, the cfg actually used and
-    the changes made to it, the names the output lacks, and TLC's status and violated name.
+    ``rule`` binds the cfg: ``paper`` (appendix H as written) or ``refined`` (see :mod:`.bind`).
+    ``details`` records the rule, the module graded, SANY's lenient verdict, the cfg actually used
+    and the changes made to it, the names the output lacks, and TLC's status and violated name.
     """
     started = time.perf_counter()
-    details: Evidence = {}
+    details: Evidence = {"name_rule": rule}
 
     def verdict(passed: bool, reason: str | None) -> GradeResult:
         return GradeResult("name", passed, reason, details, time.perf_counter() - started)
@@ -53,7 +54,7 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
     if staging.spec is None:
         return verdict(False, failure)
     try:
-        binding = bind_cfg(condition.cfg, output_names(staging.spec))
+        binding = bind_cfg(condition.cfg, output_names(staging.spec), rule=rule)
     except CfgError as exc:
         details.update({"stage": Stage.CFG, "side": Side.REFERENCE})
         return verdict(False, f"the task's cfg does not parse: {exc}")

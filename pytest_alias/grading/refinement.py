@@ -20,7 +20,7 @@ from ..tla.specfiles import blank_comments as _blank_comments
 from ..tla.syntax import ModuleSyntax
 from ..tla.tlc import TlcResult
 from .bind import CfgBinding
-from .bindings import Bindings, bound_cfg
+from .bindings import Bindings, bound_cfg, fresh_names, model_value_declaration, with_model_values
 from .mapping import Declared, NameMapping, extended_syntaxes
 from .tlc_reason import tlc_reason
 
@@ -379,25 +379,30 @@ def _module(name: str, extends: str, body: list[str]) -> str:
 def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl: Declared, ref_cfg: Cfg,
                   mapping: NameMapping, prefix: str, *, substitutions: Mapping[str, str] | None = None,
                   derived: tuple[str, ...] = (), bindings: Bindings | None = None,
-                  ref_safety: SpecFormula | None = None) -> Check:
+                  ref_safety: SpecFormula | None = None, model_values: tuple[str, ...] = ()) -> Check:
     """Run G; check R's spec formula, invariants and properties (through ``INSTANCE``) under ``mapping``.
 
     ``substitutions`` (R's name → G-expression) replaces the plain renaming when values are encoded;
     ``derived`` names R's constants that G defines instead of declaring (their cfg values are dropped);
-    ``bindings`` gives G the values R's cfg binds through R's own definitions (``Node <- N1``).
+    ``bindings`` gives G the values R's cfg binds through R's own definitions (``Node <- N1``), and
+    R's own operators for operator constants bound to them (``Op <- MCOp``, through the instance).
     ``ref_safety`` (R's spec formula, as :func:`spec_formula` reads it) checks only its safety part
     ``Init /\\ [][Next]_v`` instead of the whole formula: for a reference whose fairness TLC cannot
-    evaluate as a property (see :func:`fairness_unevaluable`).
+    evaluate as a property (see :func:`fairness_unevaluable`). ``model_values`` are the model values
+    ``substitutions`` name by the wrapper's constants (:func:`.bindings.fresh_name`).
     """
     p = prefix
     ref = f"{p}Ref"
     bindings = bindings or Bindings()
+    fresh = tuple(dict.fromkeys((*bindings.fresh, *model_values)))
     if ref_safety is not None:
         # R's Init and Next as definitions of its renamed copy, so the instance can name them.
         staged = SpecFiles(staged.main, {**staged.modules, ref_module: with_definitions(
             staged.modules[ref_module], f"{p}RInit =={ref_safety.init}\n{p}RNext =={ref_safety.next}\n")})
-    lines = [*bindings.definitions(p, dict(mapping.constants)),
-             _instance(ref, ref_module, mapping.as_dict if substitutions is None else substitutions)]
+    lines = [*model_value_declaration(p, fresh), *bindings.definitions(p, dict(mapping.constants)),
+             _instance(ref, ref_module, mapping.as_dict if substitutions is None else substitutions),
+             # R's bound operators apply through the instance, so they come after it.
+             *bindings.operator_definitions(p, ref)]
     aliases: dict[str, str] = {}
     invariants: list[str] = []
     properties: list[str] = []
@@ -423,9 +428,10 @@ def forward_check(staged: SpecFiles, gen: SpecFormula, ref_module: str, ref_decl
         invariants.append(alias(f"{p}RefInv{i}", f"{ref}!{inv}", f"the reference's invariant {inv}"))
     for i, prop in enumerate(ref_cfg.properties):
         properties.append(alias(f"{p}RefProp{i}", f"{ref}!{prop}", f"the reference's property {prop}"))
-    cfg = _constants_for_gen(bound_cfg(ref_cfg, bindings, p), mapping, derived)
-    cfg = scoped_overrides(cfg, staged.modules, tuple(g for _, g in mapping.constants), top=staged.main,
-                           instances={ref_module: ref_module})
+    cfg = with_model_values(_constants_for_gen(bound_cfg(ref_cfg, bindings, p), mapping, derived), p, fresh)
+    # The wrapper's own constants (for model values) are declared constants too, not overrides.
+    declared = (*(g for _, g in mapping.constants), *fresh_names(p, fresh).values())
+    cfg = scoped_overrides(cfg, staged.modules, declared, top=staged.main, instances={ref_module: ref_module})
     cfg = cfg.with_specification(gen.name) if gen.name is not None else cfg.with_init_next(gen.init, gen.next)
     # R's state constraints and symmetry are R-expressions: they reach G through the instance too.
     for i, con in enumerate(ref_cfg.constraints):
@@ -528,10 +534,12 @@ def scoped_overrides(cfg: Cfg, modules: Mapping[str, str], declared_constants: t
 
 def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_module: str, ref_decl: Declared,
                   ref_cfg: Cfg, mapping: NameMapping, prefix: str, *,
-                  substitutions: Mapping[str, str] | None = None, fairness: bool = False) -> Check:
+                  substitutions: Mapping[str, str] | None = None, fairness: bool = False,
+                  model_values: tuple[str, ...] = ()) -> Check:
     """Run R; check G's safety formula ``Init /\\ [][Next]_v`` under the inverse mapping.
 
-    ``substitutions`` (G's name → R-expression) replaces the inverse renaming when values are encoded.
+    ``substitutions`` (G's name → R-expression) replaces the inverse renaming when values are encoded;
+    ``model_values`` are the model values they name by the wrapper's constants.
     ``fairness`` also checks G's whole spec formula, fairness included, on R's fair behaviors (the
     paper checks safety only, so vacuous fairness, or fairness that excludes some of R's
     behaviors, passes there): R's formula must imply G's.
@@ -541,7 +549,7 @@ def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_modu
     init, next_ = f"{p}GInit", f"{p}GNext"
     gen_text = with_definitions(renamed_module(staged.modules[staged.main], gen_module),
                                 f"{init} =={gen.init}\n{next_} =={gen.next}\n")
-    lines = [_instance(f"{p}Gen", gen_module, inverse),
+    lines = [*model_value_declaration(p, model_values), _instance(f"{p}Gen", gen_module, inverse),
              f"{p}GenSafety == {p}Gen!{init} /\\ [][{p}Gen!{next_}]_{_tuple(ref_decl.variables)}"]
     aliases = {f"{p}GenSafety": "the output's safety formula Init /\\ [][Next]_v"}
     checked = [f"{p}GenSafety"]
@@ -550,9 +558,38 @@ def reverse_check(staged: SpecFiles, gen_module: str, gen: SpecFormula, ref_modu
         aliases[f"{p}GenFair"] = f"the output's specification {gen.name} with its fairness"
         checked.append(f"{p}GenFair")
     # R's own checks (and what TLC prints or checks at the end) are not G's safety: left out.
-    base = ref_cfg.without(*CHECK_ONLY_KINDS)
+    base = with_model_values(ref_cfg.without(*CHECK_ONLY_KINDS), p, model_values)
     cfg = base.with_added("PROPERTY", *checked)
     wrapper = f"{p}Rev_{short_hash(ref_module, gen_module, *staged.modules.values())}"
     modules = {**staged.modules, gen_module: gen_text, wrapper: _module(wrapper, ref_module, lines)}
-    cfg = scoped_overrides(cfg, modules, ref_decl.constants, top=ref_module, instances={gen_module: gen_module})
+    declared = (*ref_decl.constants, *fresh_names(p, model_values).values())
+    cfg = scoped_overrides(cfg, modules, declared, top=ref_module, instances={gen_module: gen_module})
     return Check("reverse", SpecFiles(wrapper, modules, render_cfg(cfg)), aliases)
+
+
+#: Temporal operators that can restrict which behaviors a formula admits beyond Init and [][Next]_v:
+#: fairness, eventually, leads-to, and always applied to anything but an action ``[][N]_v``.
+_LIVENESS = re.compile(r"WF_|SF_|<>|~>|\[\](?!\s*\[)")
+
+
+def mentions_liveness(modules: Mapping[str, str], main: str, name: str) -> bool:
+    """Whether the definition ``name`` (in ``main`` or a module it extends) writes a fairness or other
+    temporal condition, itself or through any definition it names: only such a formula can admit no
+    behavior while its Init has a state (see :mod:`.integrity`). An undefined ``name`` counts as one."""
+    syntaxes = extended_syntaxes(modules, main)
+    pending, seen = [name], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        body = _body_in(syntaxes, current)
+        if body is None:
+            if current == name:
+                return True  # nothing to read: probe rather than assume
+            continue
+        text = _blank_comments(body[0][body[1]:body[2]])
+        if _LIVENESS.search(text):
+            return True
+        pending.extend(_WORD.findall(text))
+    return False

@@ -18,6 +18,7 @@ class Evidence(TypedDict, total=False):
     stage: Stage
     side: Side
     mode: str  # the behavior grade's mode
+    name_rule: str  # the name grade's cfg binding: paper (appendix H as written) or refined (grading.bind)
     # extraction and staging (every grade)
     module: str | None
     extraction: dict[str, Any]
@@ -49,6 +50,8 @@ class Evidence(TypedDict, total=False):
     mappings_available: int
     mappings_total: int
     mappings_tried: int
+    search_budget_s: float  # the whole search's time budget (the behavior grade)
+    search_budget_spent: bool  # the budget cut the search off: no verdict on the output (side grader)
     attempts: list[dict[str, Any]]
     constant_mappings: Any
     derived_constants: Any

@@ -47,7 +47,7 @@ from .guard import WRITER_MODULES, WRITER_OPERATORS, writer_use  # noqa: F401 - 
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mutants import check_mutant, generate_mutants, reference_distinct
 from .result import Evidence, GRADES, GradeResult
-from ..vocabulary import Side, Stage
+from ..vocabulary import NAME_RULES, Side, Stage
 
 __all__ = [
     "CONTROLS",
@@ -87,16 +87,20 @@ def available_modes() -> tuple[str, ...]:
 
 def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, mode: str = "paper",
                   tools: TlaTools | None = None, timeout: float = DEFAULT_TLC_TIMEOUT,
-                  max_bytes: int = DEFAULT_MAX_BYTES, extraction: Extraction | None = None) -> GradeResult:
+                  max_bytes: int = DEFAULT_MAX_BYTES, extraction: Extraction | None = None,
+                  name_rule: str = "paper", search_budget: float | None = None) -> GradeResult:
     """Grade one raw output with ``grade`` (parse, name or behavior) under ``condition``; never crash.
 
-    ``mode`` applies to the behavior grade; a mode it lacks raises :class:`ModeUnavailable`. An
+    ``mode`` and ``search_budget`` apply to the behavior grade (a mode it lacks raises
+    :class:`ModeUnavailable`), ``name_rule`` to the name grade (see :mod:`.bind`). An
     output that could write files fails without running (``details["stage"] == "guard"``); an
     exception inside a grader becomes a failing verdict (``details["stage"] == "error"``). Pass
     ``extraction`` (of ``output_text``) to reuse one already made.
     """
     if grade not in GRADES:
         raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
+    if name_rule not in NAME_RULES:  # the caller's setting, not the output, is wrong: never a grader error
+        raise ValueError(f"name rule must be one of {', '.join(NAME_RULES)}, not {name_rule!r}")
     if grade == "behavior" and mode not in available_modes():
         raise ModeUnavailable(f"behavior mode {mode!r} is not available yet "
                               f"(this build has {', '.join(available_modes())})")
@@ -108,7 +112,8 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, 
         if hazard is not None:
             return GradeResult(grade, False, f"{hazard}; not run", Evidence(stage=Stage.GUARD, mode=mode),
                                time.perf_counter() - started)
-        return _grade(grade, extraction, condition, mode, tools or default_tools(), timeout)
+        return _grade(grade, extraction, condition, tools or default_tools(), timeout, mode=mode,
+                      name_rule=name_rule, search_budget=search_budget)
     except ModeUnavailable:
         raise
     except UnknownModeError as exc:  # the caller's mode, not the output, is wrong
@@ -121,11 +126,11 @@ def _texts(extraction: Extraction) -> list[str]:
     return [extraction.text or "", *(text for _, text in extraction.others)]
 
 
-def _grade(grade: str, extraction: Extraction, condition: Condition, mode: str, tools: TlaTools,
-           timeout: float) -> GradeResult:
+def _grade(grade: str, extraction: Extraction, condition: Condition, tools: TlaTools, timeout: float, *,
+           mode: str, name_rule: str, search_budget: float | None) -> GradeResult:
     from .graders import GRADERS, GradeSettings
 
-    return GRADERS[grade](extraction, condition, GradeSettings(tools, timeout, mode))
+    return GRADERS[grade](extraction, condition, GradeSettings(tools, timeout, mode, name_rule, search_budget))
 
 
 def _crashed(grade: str, exc: Exception, started: float) -> GradeResult:

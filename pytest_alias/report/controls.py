@@ -34,17 +34,23 @@ def known_name_lists() -> dict[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=4096)
 def _pattern(name: str) -> re.Pattern[str]:
-    # Whole words; a hyphen and a space are the same separator ("two phase commit"). A name written
-    # with capitals is a proper noun and must keep them ("Raft", not "a raft"); a lowercase problem
-    # word matches in any case ("Mutual exclusion").
+    # Whole words, in any case (as known_names.json says); a hyphen and a space are the same
+    # separator ("two phase commit").
     words = [re.escape(word) for word in re.split(r"[\s\-]+", name.strip()) if word]
-    flags = 0 if any(c.isupper() for c in name) else re.IGNORECASE
-    return re.compile(r"(?<![A-Za-z0-9])" + r"[\s\-]+".join(words) + r"(?![A-Za-z0-9])", flags)
+    return re.compile(r"(?<![A-Za-z0-9])" + r"[\s\-]+".join(words) + r"(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def _mentions(text: str, name: str) -> bool:
+    # A name written with capitals is a proper noun: "PAXOS" and "paXos" are Paxos, but a word
+    # written all in lowercase is the common noun ("a raft" is no Raft, "a bakery" no Bakery).
+    proper = any(c.isupper() for c in name)
+    return any(not (proper and m.group().islower()) for m in _pattern(name).finditer(text))
 
 
 def known_names_in(text: str, names: Iterable[str]) -> list[str]:
-    """The names of ``names`` that ``text`` mentions, in list order."""
-    return [name for name in names if _pattern(name).search(text)]
+    """The names of ``names`` that ``text`` mentions, in list order (the matching rule of
+    ``known_names.json``: whole words in any case, except a proper noun written all in lowercase)."""
+    return [name for name in names if _mentions(text, name)]
 
 
 def mark_known_names(description: str) -> dict[str, list[str]]:

@@ -1,5 +1,5 @@
 """Report files chosen by suffix: ``.json`` (records + aggregate), ``.csv`` (one row per record),
-``.md`` (the tables), ``.html`` (self-contained page with a forest plot and a per-task heatmap).
+``.md`` (the tables), ``.html`` (self-contained page with the figures of :mod:`.figures`).
 
 Every file is written to a temporary name beside it and moved into place, so a failed report
 never leaves half a file; only a regular file (or none yet) is written: a folder, device, FIFO or
@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..atomic import atomic_write, write_output  # noqa: F401 - atomic_write kept importable from here
-from ..vocabulary import CONDITIONS
-from .aggregate import task_rates
 from .agreement import agreement_rows, caption as agreement_caption
 from .seeds import SEED_CAPTION, seed_table
 from .tables import decrease_rows, not_graded_lines, rate_rows, render_markdown
@@ -99,55 +97,6 @@ def figure_png(figure: Any) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _plots(records: Sequence[dict[str, Any]], aggregate: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """(title, base64 PNG) pairs: a forest plot of decreases and a per-task heatmap per model."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    images = []
-    for model, entry in aggregate["models"].items():
-        labels, means, lows, highs = [], [], [], []
-        for grade, grade_entry in entry["grades"].items():
-            for renamed, decrease in grade_entry["decreases"].items():
-                if decrease:
-                    labels.append(f"{grade} ({renamed})")
-                    means.append(decrease["mean"])
-                    lows.append(decrease["ci_low"])
-                    highs.append(decrease["ci_high"])
-        if labels:
-            figure, axis = plt.subplots(figsize=(6, 0.5 + 0.45 * len(labels)))
-            positions = list(range(len(labels)))[::-1]
-            axis.errorbar(means, positions, xerr=[[m - low for m, low in zip(means, lows)], [h - m for m, h in zip(means, highs)]],
-                          fmt="o", color="black", capsize=3)
-            axis.axvline(0, color="grey", linewidth=0.8)
-            axis.set_yticks(positions, labels)
-            axis.set_xlabel("decrease after renaming, points (95% CI)")
-            images.append((f"{model}: decreases", figure_png(figure)))
-            plt.close(figure)
-        grades = list(entry["grades"])
-        conditions = [c for c in CONDITIONS if any(r["condition"] == c for r in records)]
-        columns = [(g, c) for g in grades for c in conditions]
-        tasks = sorted({r["task"] for r in records if r["model"] == model})
-        if tasks and columns:
-            matrix = []
-            for task in tasks:
-                row = []
-                for grade, condition in columns:
-                    rate = task_rates(records, model, grade, condition).get(task)
-                    row.append(float("nan") if rate is None else rate)
-                matrix.append(row)
-            figure, axis = plt.subplots(figsize=(1.2 + 0.9 * len(columns), 0.6 + 0.28 * len(tasks)))
-            image = axis.imshow(matrix, aspect="auto", cmap="viridis", vmin=0, vmax=1)
-            axis.set_xticks(range(len(columns)), [f"{g}\n{c}" for g, c in columns])
-            axis.set_yticks(range(len(tasks)), tasks)
-            figure.colorbar(image, ax=axis, label="pass rate")
-            images.append((f"{model}: pass rate per task", figure_png(figure)))
-            plt.close(figure)
-    return images
-
-
 def write_jsonl(path: Path, rows: Any) -> None:
     """Write ``rows`` (dicts) as JSON lines, atomically."""
     write_output(path, lambda handle: handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
@@ -167,18 +116,12 @@ def html_table(header: list[str], rows: list[list[Any]], caption: str = "") -> s
 
 
 def plot_images(records: Sequence[dict[str, Any]], aggregate: Mapping[str, Any]) -> list[str]:
-    """The plots as HTML (title and inline PNG), or one line saying matplotlib is missing."""
-    try:
-        images = _plots(records, aggregate)
-    except ImportError:
-        return ["<p>Plots need matplotlib (pip install matplotlib).</p>"]
-    out = []
-    for title, png in images:
-        legend = ("<p>Blank cells: the grade does not apply to that task (e.g. no cfg for the name grade).</p>"
-                  if "per task" in title else "")
-        out.append(f"<h3>{html.escape(title)}</h3>{legend}<img alt=\"{html.escape(title)}\" "
-                   f"src=\"data:image/png;base64,{png}\">")
-    return out
+    """The run's figures (S.1, U.1 on the covered tasks or the all-task decreases, per-task maps) as
+    HTML, drawn by :mod:`.figures` as ``tla-alias report`` draws them, or a line saying matplotlib is missing."""
+    from .figures import figure_html, render_pngs, run_figures
+
+    figures = run_figures(records, aggregate)
+    return figure_html(figures, render_pngs(figures))
 
 
 def write_html(path: Path, records: list[dict[str, Any]], aggregate: Mapping[str, Any], metadata: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass, field
 from operator import methodcaller
 from pathlib import Path
@@ -19,13 +20,14 @@ from ..grading.validation import covered_tasks  # noqa: F401 - validate-grader's
 from .aggregate import paired_decrease, aggregate, task_rates
 from .agreement import agreement_rows, caption as agreement_caption
 from .continuation import continuation_analysis
+from .figures import Figure, figure_html, figure_markdown, render_pngs, run_figures, write_png
 from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .positions import first_sample_rate, position_decreases
 from .controls import LISTS, disagreements, known_name_comparison
 from .seeds import SEED_CAPTION, seed_rows, seed_table
 from .tables import decrease_rows, p_value, rate_rows
 from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, Evidence, \
-    agreement_evidence, anchor, verdict_data, verdict_evidence, verdict_reading
+    agreement_evidence, anchor, upper_bound, verdict_data, verdict_evidence, verdict_reading
 
 
 @dataclass
@@ -55,6 +57,8 @@ class PaperReport:
     aggregate: Mapping[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     exposure_markdown: str = ""
+    #: The figures (S.1, T.1, U.1, per-task maps) as the numbers they plot; rendered by every format.
+    figures: list[Figure] = field(default_factory=list)
 
 
 def _section(title: str, caption: str, header: list[str], rows: list[list[str]], data: Any = None) -> Section | None:
@@ -83,8 +87,9 @@ def _hidden_split(records: Sequence[dict[str, Any]], model: str) -> dict[str, se
     """The model's tasks with a hidden required name, and those whose description states every one
     (from the original condition's records, as the aggregate splits them)."""
     originals = [r for r in records if r["model"] == model and r["condition"] == "original"]
-    return {"hidden names": {r["task"] for r in originals if r.get("has_hidden_names")},
-            "every name stated": {r["task"] for r in originals if not r.get("has_hidden_names")}}
+    # A record without the field joins neither side, as in the aggregate (and Figure S.1 drawn from it).
+    return {"hidden names": {r["task"] for r in originals if r.get("has_hidden_names") is True},
+            "every name stated": {r["task"] for r in originals if r.get("has_hidden_names") is False}}
 
 
 def coverage_section(records: Sequence[dict[str, Any]], covered: set[str], *, resamples: int, seed: int) -> Section:
@@ -129,18 +134,20 @@ def disagreement_section(records: Sequence[dict[str, Any]], covered: set[str] | 
         if found is None:
             continue
         data.append(found)
-        bound = found.get("upper_bound")
+        bound = upper_bound(found.get("upper_bound"))
         for condition, counts in found["conditions"].items():
+            first = bool(bound) and condition == "original"  # one bound per model, on its first row
             rows.append([model, condition, str(found["tasks"]), str(counts["samples"]), str(counts["both"]),
                          str(counts["behavior_only"]), str(counts["behavior_only_hidden_name"]),
-                         str(counts["name_only"]),
-                         _interval(bound["decrease"]) if bound and condition == "original" else ""])
+                         str(counts["name_only"]), _interval(bound) if first else "",
+                         _interval90(bound) if first else ""])
     return _section("Grade disagreements (appendix P)",
                     f"Samples {_scope(covered)} passing both grades, only the behavior grade (of which on tasks "
                     "with a hidden name), only the name grade; upper bound: the decrease (points, 95% CI) when "
-                    "every name-only pass also counts as correct.",
+                    "every name-only pass also counts as correct, with its 90% CI and whether that lies inside "
+                    "±5 points (TOST: an upper end beyond the margin does not rule out an effect).",
                     ["model", "condition", "n tasks", "samples", "both", "behavior only", "… hidden name",
-                     "name only", "upper-bound decrease"], rows, data)
+                     "name only", "upper-bound decrease [95% CI]", "upper bound 90% CI, equivalent"], rows, data)
 
 
 def known_names_section(records: Sequence[dict[str, Any]], covered: set[str] | None, *, resamples: int,
@@ -297,7 +304,8 @@ def covered_origin(run: Mapping[str, Any] | None) -> str:
 
 def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping[str, Any] | None = None,
                        exposure_rows: Sequence[dict[str, Any]] = (),
-                       exposure: Callable[[list[dict[str, Any]], int, int, set[str] | None], str] | None = None,
+                       exposure: Callable[[list[dict[str, Any]], int, int, set[str] | None],
+                                          tuple[str, Mapping[str, Any]]] | None = None,
                        continuation_rows: Sequence[dict[str, Any]] = (), ids: Sequence[str] | None = None,
                        resamples: int = 10_000, seed: int = 0, run: Mapping[str, Any] | None = None,
                        evidence: Sequence[Evidence] = ()) -> PaperReport:
@@ -305,7 +313,8 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
     coverage): with it the rates and decreases are the run's summary's, covered-task rows included;
     a ``validation`` file's covered tasks take precedence over the run's. ``exposure`` renders Table 2
     from the records and likelihood rows (given ``resamples``, ``seed`` and the covered tasks, which
-    its behavior rows are restricted to) when a split was given;
+    its behavior rows are restricted to) when a split was given, and returns it with the analysis as
+    a JSON dict (Figure T.1 is drawn from it);
     ``ids`` adds appendix S's first-sample rate over those tasks. The verdict section comes first: the
     evidence rows of the other sections (plus ``evidence`` from analyses outside this package), read
     conservatively."""
@@ -353,8 +362,10 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
                     similarity_section(report.aggregate)):
         if section is not None:
             report.sections.append(section)
+    exposure_data: Mapping[str, Any] | None = None
     if exposure is not None:  # rendered by the exposure package (it sits beside this one, not below)
-        report.exposure_markdown = exposure([*records, *exposure_rows], resamples, seed, covered)
+        report.exposure_markdown, exposure_data = exposure([*records, *exposure_rows], resamples, seed, covered)
+    report.figures = run_figures(records, report.aggregate, exposure_data)
     verdict = verdict_section(report, [*agreement_evidence((run or {}).get("agreement")), *evidence])
     if verdict is not None:
         report.sections.insert(0, verdict)
@@ -393,13 +404,16 @@ def render_markdown_report(report: PaperReport) -> str:
         # An explicit anchor: the heading carries the split's identity, which the verdict's links cannot know.
         lines += [f'<a id="{anchor(EXPOSURE_TABLE)}"></a>', "",
                   report.exposure_markdown.replace("# Exposure", "## Exposure", 1)]
+    lines += figure_markdown(report.figures)
     lines += [f"Note: {note}" for note in report.notes]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]]) -> str:
-    """One self-contained page: captioned tables, then the plots."""
-    from .files import HTML_STYLE, plot_images
+def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]],
+                       pngs: Mapping[str, bytes] | None = None) -> str:
+    """One self-contained page: captioned tables, then the figures (``pngs``: already drawn, by key;
+    drawn here when not given). ``records`` is kept for callers: every figure is in ``report.figures``."""
+    from .files import HTML_STYLE
 
     body = ["<h1>ALIAS report</h1>"]
     for section in report.sections:
@@ -413,25 +427,55 @@ def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]]) -
         body.append(f"<h2 id=\"{anchor(EXPOSURE_TABLE)}\">{EXPOSURE_TABLE}</h2>"
                     f"<pre>{html.escape(report.exposure_markdown)}</pre>")
     body += [f"<p>{html.escape(note)}</p>" for note in report.notes]
-    body += plot_images(records, report.aggregate)
+    body += figure_html(report.figures, pngs if pngs is not None else render_pngs(report.figures))
     return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>ALIAS report</title><style>"
             + HTML_STYLE + "</style></head><body>" + "\n".join(body) + "</body></html>\n")
 
 
+def _read_previous(path: Path) -> Any:
+    """An earlier ``report.json`` in the output folder (None when absent or unreadable)."""
+    from ..atomic import read_json
+
+    try:
+        return read_json(path) if path.is_file() and not path.is_symlink() else None
+    except (OSError, ValueError):
+        return None
+
+
 def write_paper_report(report: PaperReport, records: Sequence[dict[str, Any]], out: Path) -> list[Path]:
-    """``report.md``, ``report.json`` and ``report.html`` in ``out``, each written atomically; ``out``
-    and the three paths are checked before the first is written (regular files only, no links)."""
+    """``report.md``, ``report.json``, ``report.html`` and each figure's PNG in ``out``, each written
+    atomically; ``out`` and every path are checked before the first is written (regular files only,
+    no links). Each figure is drawn once, for its file and the page."""
     from ..atomic import check_output_file, check_output_folder, write_output
 
     check_output_folder(out)
-    for name in ("report.md", "report.json", "report.html"):
+    previous = _read_previous(out / "report.json")
+    pngs = render_pngs(report.figures)
+    figure_files = {figure.file: (pngs or {}).get(figure.key) for figure in report.figures}
+    for name in ("report.md", "report.json", "report.html", *(f for f, png in figure_files.items() if png)):
         check_output_file(out / name)
     written = []
     markdown = render_markdown_report(report)
     document = json.dumps({"sections": [s.to_dict() for s in report.sections], "aggregate": report.aggregate,
+                           "figures": [figure.to_dict() for figure in report.figures],
                            "exposure_markdown": report.exposure_markdown, "notes": report.notes}, indent=2)
-    page = render_html_report(report, records)
+    page = render_html_report(report, records, pngs)
     for name, text in (("report.md", markdown), ("report.json", document), ("report.html", page)):
         write_output(out / name, methodcaller("write", text))  # handle.write(text), with this text bound now
         written.append(out / name)
+    for name, png in figure_files.items():
+        if png is not None:  # None: matplotlib is missing, and the page says so
+            write_png(out / name, png)
+            written.append(out / name)
+    for name in stale_figures(previous, set(figure_files)):
+        (out / name).unlink(missing_ok=True)
     return written
+
+
+def stale_figures(previous: Any, keep: set[str]) -> list[str]:
+    """The PNG files an earlier report in the same folder listed (its ``report.json``) that this one
+    does not write: left there, a figure-U1.png of another covered set would pass for this run's."""
+    listed = previous.get("figures") if isinstance(previous, dict) else None
+    names = [entry.get("file") for entry in listed or () if isinstance(entry, dict)]
+    return [name for name in names if isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9-]+\.png", name)
+            and name not in keep]

@@ -97,8 +97,9 @@ def not_graded_lines(model_entry: Mapping[str, Any]) -> list[str]:
              for condition, count in (entry.get("not_graded") or {}).items()]
     lines = []
     if parts:
-        lines.append("samples without a verdict (model, reference or grader error, or a toolchain limit: a cfg "
-                     "keyword the tla2tools.jar predates; left out of the rates, never counted as failures): "
+        lines.append("samples without a verdict (model, reference or grader error, a toolchain limit: a cfg "
+                     "keyword the tla2tools.jar predates, or a behavior search cut off by its budget; left out of "
+                     "the rates, never counted as failures): "
                      + ", ".join(parts))
     for grade, entry in model_entry["grades"].items():
         unjudged = entry.get("not_gradeable") or {}

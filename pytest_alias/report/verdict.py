@@ -181,6 +181,24 @@ def _compare_grades(name: Mapping[str, Any], behavior: Mapping[str, Any], hidden
     return sentence + ": part of it comes from grading by name."
 
 
+def upper_bound(found: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Appendix P's upper-bound decrease with its 90% CI and TOST verdict (the equivalence test's
+    interval), so it reads as every other decrease does."""
+    if not found or not found.get("decrease"):
+        return None
+    tost = found.get("equivalence") or {}
+    ninety = ({"ci90_low": tost["ci_low"], "ci90_high": tost["ci_high"], "equivalent": tost["equivalent"],
+               "margin": tost["margin"]} if tost else {})
+    return {**found["decrease"], **ninety}
+
+
+def _ninety(d: Mapping[str, Any]) -> str:
+    if "ci90_low" not in d:
+        return "–"
+    return (f"90% CI [{_points(d['ci90_low'])}, {_points(d['ci90_high'])}], "
+            f"{'equivalent' if d['equivalent'] else 'not equivalent'} within ±{_points(d['margin'])}")
+
+
 def disagreement_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
     """Appendix P's counts on the renamed condition and the upper-bound decrease."""
     for found in _section_data(sections, DISAGREEMENT_TABLE):
@@ -189,14 +207,14 @@ def disagreement_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]
         counts = (found.get("conditions") or {}).get("random")
         if not counts:
             return []
-        bound = (found.get("upper_bound") or {}).get("decrease")
+        bound = upper_bound(found.get("upper_bound"))
         reading = (f"{counts['behavior_only']} renamed samples pass only the behavior grade "
                    f"({counts['behavior_only_hidden_name']} of them on tasks with a hidden name: the name grade "
                    f"failed them on names), {counts['name_only']} pass only the name grade.")
         if bound:
             reading += " " + read_decrease(bound, "If every name-only pass counted as correct, the decrease")
         return [Evidence(model, "grade disagreements (renamed)", str(counts["samples"]),
-                         _interval(bound) if bound else "–", "–", reading,
+                         _interval(bound) if bound else "–", _ninety(bound) if bound else "–", reading,
                          _section_title(sections, DISAGREEMENT_TABLE))]
     return []
 
@@ -226,6 +244,28 @@ def known_names_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
     return []
 
 
+def read_continuation(rho: Mapping[str, Any]) -> str:
+    """The reading of appendix L's correlation: ρ of (run on the original − run on the renamed copy)
+    with each task's decrease. Memorization predicts ρ > 0 (the tasks a model recalls beyond what
+    common TLA⁺ text gives are the ones renaming costs); a significant ρ < 0 is a prediction too, but
+    the other way round, so it is never read as "does not predict"; only a ρ whose p ≥ 0.05 is none."""
+    if "not_applicable" in rho:
+        return "The continuation test cannot be run on these data."
+    strength = f"ρ = {rho['rho']:.2f}, {_p(rho['p_value'])}, {rho['n']} tasks"
+    if rho["p_value"] < ALPHA and rho["rho"] > 0:
+        return (f"The more of the real file than of its renamed copy the continuation model reproduces, the more "
+                f"the task loses under renaming ({strength}): the direction memorization predicts, though a "
+                "correlation alone does not show that recall causes the decrease.")
+    if rho["p_value"] < ALPHA and rho["rho"] < 0:
+        return (f"The more of the real file than of its renamed copy the continuation model reproduces, the less "
+                f"the task loses under renaming ({strength}): the continuation test predicts which tasks lose, "
+                "but opposite to what memorization predicts, so it gives no support to recall as the cause of "
+                "the decrease.")
+    return (f"No correlation is shown between how much more of the real file than of its renamed copy the "
+            f"continuation model reproduces and the decrease ({strength}): the continuation test does not "
+            "predict which tasks lose.")
+
+
 def continuation_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
     """Appendix L: whether long verbatim continuations predict which tasks lose (this model's records)."""
     rows = []
@@ -236,12 +276,9 @@ def continuation_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]
             rho = found["spearman"]
             if "not_applicable" in rho:
                 value, test = "–", f"not applicable: {rho['not_applicable']}"
-                reading = "The continuation test cannot be run on these data."
             else:
-                value, test = f"ρ = {rho['rho']:.2f}", f"Spearman {_p(rho['p_value'])}"
-                reading = ("Tasks the continuation model reproduces at length are the ones that lose under renaming."
-                           if rho["p_value"] < ALPHA and rho["rho"] > 0 else
-                           "How much of a file the continuation model reproduces does not predict which tasks lose.")
+                value, test = f"ρ = {rho['rho']:.2f}", f"Spearman, permutation {_p(rho['p_value'])}"
+            reading = read_continuation(rho)
             rows.append(Evidence(model, f"file continuation by {entry['model']} ({found['grade']} grade)",
                                  str(rho.get("n", "–")), value, test, reading,
                                  _section_title(sections, CONTINUATION_TABLE)))

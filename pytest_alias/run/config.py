@@ -116,6 +116,8 @@ class RunConfig:
     timeout: float = 300.0
     timeout_from_reference: float | None = None  # K: a per-task TLC limit, K × the reference's check time
     mode: str = "paper"
+    name_rule: str = "paper"  # the name grade's cfg binding: appendix H as written; "refined" is a deviation
+    search_budget: float | None = None  # the behavior search's whole budget (None: 4 × the TLC limit)
     cache_dir: Path | None = None
     store_mode: str = "rw"
     reports: tuple[Path, ...] = ()
@@ -159,6 +161,7 @@ class RunConfig:
             models=models, model_specs=model_specs, grade=options["grade"],
             grades=tuple(selected_grades(options["grade"])), suite=options["suite"], conditions=conditions,
             samples=options["samples"], seed=options["seed"], timeout=options["timeout"], mode=options["mode"],
+            name_rule=options.get("name_rule") or "paper", search_budget=options.get("search_budget"),
             timeout_from_reference=options.get("timeout_from_reference"),
             cache_dir=Path(options["cache_dir"]).expanduser() if options["cache_dir"] else None,
             store_mode=options["store"], reports=reports, gates=gates, no_fail=bool(options["no_fail"]),
@@ -183,7 +186,8 @@ class RunConfig:
         found: dict[str, Any] = {
             "models": list(self.models), "grade": self.grade, "suite": self.suite,
             "conditions": list(self.conditions), "samples": self.samples, "seed": self.seed,
-            "timeout_s": self.timeout, "mode": self.mode, "store": self.store_mode, "prefill": self.prefill,
+            "timeout_s": self.timeout, "mode": self.mode, "name_rule": self.name_rule,
+            "search_budget_s": self.search_budget_s(), "store": self.store_mode, "prefill": self.prefill,
             "max_new_tokens": self.max_new_tokens, "lora": self.lora, "resamples": self.resamples,
             "covered": "auto" if self.covered == "auto" else self.covered_source,
             "rename_map": self.rename_map_source}
@@ -192,6 +196,13 @@ class RunConfig:
         if self.timeout_from_reference is not None:  # a deviation: named only when asked for
             found["timeout_from_reference"] = self.timeout_from_reference
         return found
+
+    def search_budget_s(self) -> float:
+        """The behavior search's whole budget at the run's TLC limit (per task, under
+        ``--alias-timeout-from-reference`` with no budget set, it follows each task's limit)."""
+        from ..options import search_budget
+
+        return search_budget(self.search_budget, self.timeout)
 
     def renaming_seeds(self) -> list[int]:
         """The seeds the random condition is built with (the run's seed first)."""

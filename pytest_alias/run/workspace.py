@@ -223,7 +223,8 @@ class Workspace:
         with self.tools.expecting(self._expected_seconds(case.condition, timeout)), reference_self_checked(self_checked):
             record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
                               mode=self.config.mode, generation=generation_fields(generation),
-                              not_gradeable=not_gradeable)
+                              not_gradeable=not_gradeable, name_rule=self.config.name_rule,
+                              search_budget=self.config.search_budget)
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
         if self.config.rename_seeds > 1 and case.condition.kind == "random":  # which of the run's renamings
             record["rename_seed"] = case.condition.rename_seed

@@ -4,6 +4,8 @@ A TLA+-Bench suite may end in ``#SET`` (combinable with a description kind, ``#t
 
 * ``gold``: the model-checked tier (every ``specs/gold`` spec the loader can use; 403 in the release);
 * ``system``: the gold specs the manifest labels as system specifications (146), the paper's pool;
+* ``utility``: the other gold specs (gold minus system, 257), the utility modules section 3 leaves out
+  because renaming changes a median of only five identifiers in them (``tla-alias build`` prints it);
 * ``test``: the system specs whose renamed copy passes SANY and TLC (111), the test set;
 * ``train``: the gold specs outside the test set (292), the shared part of both fine-tuning sets;
 * ``eligible``: test specs with a cfg that neither use random values nor are test fixtures of the
@@ -32,7 +34,7 @@ __all__ = ["SELECTIONS", "behavior_exclusion", "is_system_spec", "random_value_o
            "tool_fixture_reason"]
 
 #: The set names a ``tlabench:`` suite accepts after ``#``.
-SELECTIONS: tuple[str, ...] = ("gold", "system", "test", "train", "eligible")
+SELECTIONS: tuple[str, ...] = ("gold", "system", "utility", "test", "train", "eligible")
 
 #: Operators whose value TLC draws at random, so two runs of the same spec may differ (TLC's
 #: ``RandomElement`` and the community ``Randomization`` module's operators, and the module itself).
@@ -116,6 +118,10 @@ def select(tasks: Iterable[Task], name: str, skipped: list[Skipped], *, seed: in
     if name == "system":
         _say(out, name, steps)
         return system
+    if name == "utility":
+        utility = [task for task in gold if not is_system_spec(task)]
+        _say(out, name, steps + [f"utility = {len(gold)} gold - {len(system)} system = {len(utility)}"])
+        return utility
     failures = (verify or _cached_verification)(system, seed)
     test = [task for task in system if failures.get(task.id) is None]
     skipped.extend(Skipped(task.id, str(dict(task.extra).get("path", task.id)), str(failures[task.id]))

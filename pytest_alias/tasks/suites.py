@@ -11,8 +11,8 @@ A suite is named by one string (what ``tla-alias tasks SUITE`` and the plugin ta
 
 Optional suffixes refine a suite (in any order):
 
-* ``#SET`` keeps one of the paper's TLA+-Bench task sets (``gold``, ``system``, ``test``, ``train``,
-  ``eligible``; see :mod:`.selection`); ``?set=SET`` says the same and ``?seed=N`` sets the renaming
+* ``#SET`` keeps one of the paper's TLA+-Bench task sets (``gold``, ``system``, ``utility``, ``test``,
+  ``train``, ``eligible``; see :mod:`.selection`); ``?set=SET`` says the same and ``?seed=N`` sets the renaming
   seed ``test`` verifies with (0 by default, the plugin's default ``--alias-seed``).
 * ``#KIND`` chooses the TLA+-Bench description kind (``declarative_gpt`` by default,
   ``declarative_claude``, ``intent_gpt``, ``intent_claude``); ``?kind=KIND`` says the same.
@@ -61,6 +61,7 @@ __all__ = [
     "load_suite_report",
     "load_task_folder",
     "module_header_comment",
+    "suite_selection",
 ]
 
 #: The suite schemes a suite string may start with (a bare path needs none).
@@ -139,6 +140,18 @@ def load_suite_report(spec: str = "builtin", *, description_kind: str | None = N
     return SuiteReport(spec, ordered, tuple(sorted(skipped, key=lambda s: (_natural_key(s.id), s.path))),
                        parsed.path if parsed.scheme != "builtin" else BUILTIN_TASKS_DIR)
 
+
+
+def suite_selection(spec: str) -> str | None:
+    """The task set (``#utility``, ``?set=test``…) a ``tlabench:`` suite string names, or None; reads
+    the string alone (no file system), so a summary can name the set of a suite read elsewhere."""
+    match = _SCHEME.fullmatch(spec.strip())
+    if match is None or match.group(1) != "tlabench":
+        return None
+    try:
+        return _split_suffixes(match.group(2), spec, "tlabench").selection
+    except SuiteError:
+        return None
 
 
 # --------------------------------------------------------------------------- suite strings

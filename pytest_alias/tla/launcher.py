@@ -198,9 +198,6 @@ def environment_fault(run: ToolRun) -> str | None:
     broken = broken_jar(run.output) if run.launcher == "fresh" and run.exit_code not in (0, None) else None
     if broken is not None:
         return f"the jar cannot run the tool ({broken})"
-    start_failure = jvm_start_failure(run)
-    if start_failure is not None:
-        return f"the JVM did not start ({start_failure})"
     code = run.exit_code
     # Only a process's own exit status tells of a kill; the tool server reports the tool's return
     # value (SANY's front end returns -1 for a spec it rejects), and a killed server is rerun fresh.
@@ -209,6 +206,9 @@ def environment_fault(run: ToolRun) -> str | None:
         return f"the JVM aborted (exit code {code}: a fatal error of the Java runtime)"
     if run.launcher == "fresh" and code is not None and (code < 0 or code in KILLED_EXIT_CODES):
         return f"the JVM was killed from outside (exit code {code})"
+    start_failure = jvm_start_failure(run)
+    if start_failure is not None:
+        return f"the JVM did not start ({start_failure})"
     return None
 
 

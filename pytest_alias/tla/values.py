@@ -55,6 +55,7 @@ __all__ = [
     "ValueParseError",
     "format_value",
     "make_function",
+    "model_value_names",
     "parse_state",
     "parse_value",
     "sort_key",
@@ -254,6 +255,18 @@ def make_function(mapping: Mapping[Any, Value] | Iterable[tuple[Value, Value]]) 
     if all(isinstance(k, str) for k in keys):
         return Record(pairs)
     return Function(pairs)
+
+
+def model_value_names(value: Value) -> frozenset[str]:
+    """The names of the model values anywhere in ``value`` (set elements, sequence items, record
+    fields, function keys and values): a TLA+ expression can name none of them by itself."""
+    if isinstance(value, ModelValue):
+        return frozenset((value.name,))
+    if isinstance(value, (tuple, frozenset)):
+        return frozenset().union(*(model_value_names(item) for item in value))
+    if isinstance(value, (Record, Function)):
+        return frozenset().union(*(model_value_names(key) | model_value_names(item) for key, item in value.items()))
+    return frozenset()
 
 
 # Rank of each kind in the total order; the payload after it is only ever

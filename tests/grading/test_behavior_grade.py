@@ -280,3 +280,28 @@ Weird == LiveSpec /\\ Init
 """
     formula = spec_formula({"M": text}, "M", None)
     assert formula is not None and formula.name == "LiveSpec" and formula.next.strip() == "Next"
+
+
+# ---------------------------------------------------------------- the whole search's budget
+
+
+def test_a_search_cut_off_by_its_budget_is_no_verdict_on_the_output(tasks: dict[str, Task]) -> None:
+    """Issue 50: never "behavior differs"; its own outcome, the grader's side, left out of the rates."""
+    from pytest_alias.report.aggregate import not_graded
+    from pytest_alias.report.outcomes import outcome_lines
+    from pytest_alias.verdicts import NOT_VERDICTS, graded_verdict, record_outcome
+
+    condition = tasks["die-hard"].original()
+    # Only the swapped mapping passes (see test_swapped_variable_names_need_a_permutation): several to try.
+    swapped = re.sub(r"\b(small|big)\b", lambda m: {"small": "big", "big": "small"}[m.group(1)], reference(condition))
+    result = grade_behavior(swapped, condition, timeout=60, budget=0.5)
+    assert not result.passed and result.reason is not None
+    assert result.reason.startswith("search ran out of its time budget (0.5 s) after 0 of ")
+    assert result.details["side"] == "grader" and result.details["search_budget_spent"] is True
+    assert result.details["search_budget_s"] == 0.5
+    record = {"model": "m", "task": "die-hard", "condition": "original", "sample": 0, "generation": {},
+              "grades": {"behavior": {"passed": False, "reason": result.reason, "details": dict(result.details)}}}
+    assert record_outcome(record) == "search budget spent" and "search budget spent" in NOT_VERDICTS
+    assert graded_verdict(record, "behavior") is None  # not counted in the rate
+    assert not_graded([record], "behavior", "original") == 1  # counted as a sample without a verdict
+    assert "search budget spent" in outcome_lines([record])[1]  # a column of the summary's outcome table

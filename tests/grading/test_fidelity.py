@@ -110,8 +110,9 @@ CASES = {
     "class1-smaller-model": (FLOOD_TASK, FLOOD_OUT.replace("\\E n \\in Node", '\\E n \\in {"a", "b"}'),
                              {"paper": False, "extended": False}, ()),
     "class2-only-pc": (STEPS_TASK, STEPS_OTHER, {"paper": False, "extended": False}, ()),
-    "class3-vacuous-fairness": (TICK_TASK, TICK_VACUOUS, {"paper": True, "extended": False},
-                                ("reverse check", "with its fairness")),
+    # The paper's procedure passed it (its reverse check leaves G's fairness unchecked); the integrity
+    # rule fails it in both modes: the fairness admits no behavior, so the forward check held vacuously.
+    "class3-vacuous-fairness": (TICK_TASK, TICK_VACUOUS, {"paper": False, "extended": False}, ()),
     "class3-excluding-fairness": (UNFAIR_TASK, TICK_UNFAIR.replace("[][Next]_vars", "[][Next]_vars /\\ WF_vars(Next)"),
                                   {"paper": True, "extended": False}, ("with its fairness",)),
     "class3-same-fairness-other-name": (TICK_TASK, TICK.replace("WF_vars(Next)", "WF_vars(Tock)")
@@ -148,8 +149,15 @@ def test_each_class_gets_its_verdict(case: str, mode: str, shared: TlaTools) -> 
         assert result.details["side"] in ("output", "reference", "grader")
 
 
-def test_paper_mode_says_which_leniency_decided(shared: TlaTools) -> None:
+def test_vacuous_fairness_fails_the_paper_mode_on_its_forward_check(shared: TlaTools) -> None:
     result = grade_behavior(TICK_VACUOUS, TICK_TASK.original(), shared, timeout=60, mode="paper")
+    assert not result.passed and "under mapping {x->x, y->y}" in result.reason and "admits no behavior" in result.reason
+    assert result.details["attempts"][0]["forward"] == "vacuous" and "integrity" in result.details["attempts"][0]
+
+
+def test_paper_mode_says_which_leniency_decided(shared: TlaTools) -> None:
+    output = TICK_UNFAIR.replace("[][Next]_vars", "[][Next]_vars /\\ WF_vars(Next)")
+    result = grade_behavior(output, UNFAIR_TASK.original(), shared, timeout=60, mode="paper")
     assert result.passed and result.details["leniency"] == ["fairness"]
     assert "not checked" in result.details["leniency_notes"][0]
 
@@ -201,11 +209,16 @@ def test_stand_in_must_have_the_right_level(shared: TlaTools) -> None:
                          "TypeOK == x \\in 0..2\nSafe == y = 0")
     task = Task("pair", "pair", {"Pair": ref}, cfg="SPECIFICATION Spec\nINVARIANT TypeOK Safe\n")
     tuple_only = ref.replace("TypeOK == x \\in 0..2\nSafe == y = 0", "vars == <<x, y>>")
-    result = grade_name(tuple_only, task.original(), shared)
+    result = grade_name(tuple_only, task.original(), shared, rule="refined")
     assert not result.passed and result.reason == "output does not define TypeOK and Safe, which the cfg requires"
+    # Appendix H as written takes the one other operator whatever its level: TLC then rejects the tuple.
+    paper = grade_name(tuple_only, task.original(), shared)
+    assert not paper.passed and paper.details["missing"] == []
+    assert {c["used"] for c in paper.details["changes"]} == {"vars"}
     predicate_only = ref.replace("TypeOK == x \\in 0..2\nSafe == y = 0", "Good == x \\in 0..2 /\\ y = 0")
-    result = grade_name(predicate_only, task.original(), shared)
-    assert result.passed and {c["used"] for c in result.details["changes"]} == {"Good"}
+    for rule in ("paper", "refined"):
+        result = grade_name(predicate_only, task.original(), shared, rule=rule)
+        assert result.passed and {c["used"] for c in result.details["changes"]} == {"Good"}
 
 
 def test_a_timed_out_reference_dump_is_remembered(tmp_path: Path) -> None:

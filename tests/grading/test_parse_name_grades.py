@@ -310,7 +310,8 @@ def test_timeout_fails(tools) -> None:
     assert result.details["tlc_status"] == "timeout"
 
 
-def test_an_output_defining_the_cfgs_own_specification_keeps_it(tasks: dict[str, Task], tools) -> None:
+def test_an_output_defining_the_cfgs_own_specification_keeps_it_under_the_refined_rule(
+        tasks: dict[str, Task], tools) -> None:
     # cfg: SPECIFICATION LiveSpec; the output defines both Spec (no fairness) and LiveSpec (with it).
     condition = tasks["hour-clock"].original()
     text = condition.module_map[condition.main]
@@ -319,9 +320,50 @@ def test_an_output_defining_the_cfgs_own_specification_keeps_it(tasks: dict[str,
     assert output != text and condition.cfg is not None
     live = dataclasses.replace(condition, cfg=condition.cfg.replace("SPECIFICATION Spec", "SPECIFICATION LiveSpec"))
     assert "SPECIFICATION LiveSpec" in (live.cfg or "")
-    result = grade_name(output, live, tools)
+    result = grade_name(output, live, tools, rule="refined")
     assert result.passed, result.reason
     assert not any(c["keyword"] == "SPECIFICATION" for c in result.details["changes"])
+    # Appendix H as written points SPECIFICATION at the output's Spec whenever it defines one: no fairness.
+    paper = grade_name(output, live, tools)
+    assert not paper.passed and paper.details["tlc_status"] == "property_violation", paper.reason
+    assert {"keyword": "SPECIFICATION", "cfg_name": "LiveSpec", "used": "Spec"} in paper.details["changes"]
+    assert paper.details["name_rule"] == "paper"
+
+
+#: An HourClock without TypeOK and NoonRecurs whose only operator besides Init, Next and Spec is a state predicate.
+HOUR_CLOCK_GOOD = """---- MODULE HourClock ----
+EXTENDS Naturals
+VARIABLE hr
+Good == hr \\in 1..12
+Init == hr \\in 1..12
+Next == hr' = IF hr = 12 THEN 1 ELSE hr + 1
+Spec == Init /\\ [][Next]_hr /\\ WF_hr(Next)
+===="""
+
+
+def test_the_papers_rule_checks_the_one_other_operator_for_every_missing_entry(tasks: dict[str, Task], tools) -> None:
+    """Issue 50's flip: appendix H puts Good in place of INVARIANT TypeOK and of PROPERTY NoonRecurs."""
+    condition = tasks["hour-clock"].original()
+    result = grade_name(HOUR_CLOCK_GOOD, condition, tools)
+    assert result.passed, result.reason
+    assert result.details["name_rule"] == "paper"
+    assert {(c["keyword"], c["cfg_name"], c["used"]) for c in result.details["changes"]} == {
+        ("INVARIANT", "TypeOK", "Good"), ("PROPERTY", "NoonRecurs", "Good")}
+    assert "PROPERTY\n    Good\n" in result.details["cfg"]
+
+
+def test_the_refined_rule_refuses_a_stand_in_of_the_wrong_level(tasks: dict[str, Task], tools) -> None:
+    condition = tasks["hour-clock"].original()
+    result = grade_name(HOUR_CLOCK_GOOD, condition, tools, rule="refined")
+    assert not result.passed
+    assert result.reason == "output does not define NoonRecurs, which the cfg requires"
+    assert result.details["name_rule"] == "refined" and result.details["missing"] == ["NoonRecurs"]
+
+
+def test_an_unknown_name_rule_is_refused() -> None:
+    names = OutputNames(frozenset({"Init"}), frozenset({"Init"}), ())
+    with pytest.raises(ValueError, match="name rule must be one of paper, refined"):
+        bind_cfg("INIT Init\n", names, rule="literal")
 
 
 def test_tlc_messages_lose_their_tool_markers() -> None:

@@ -245,11 +245,13 @@ def test_mappings_with_a_constant_of_another_arity_are_skipped_once_a_failure_se
     assert fast.details["early_stop"]["arity_skipped"] == 4 and fast_runs <= plain_runs - 4
 
 
+# MCStep is LOCAL: the forward check binds a constant to R's own operator through R's instance
+# (grading/bindings.operator_bindings) except where it cannot, and a LOCAL one stays bound by name.
 SUBSTITUTED_REFERENCE = """---- MODULE Lim ----
 EXTENDS Naturals
 CONSTANTS Step(_), N, M
 VARIABLES x, y
-MCStep(a) == a + 1
+LOCAL MCStep(a) == a + 1
 Init == x = 0 /\\ y = 0
 Next == x < N /\\ x' = Step(x) /\\ y' = y + M
 Spec == Init /\\ [][Next]_<<x, y>>
@@ -266,7 +268,7 @@ def test_mappings_whose_cfg_substitutes_a_definition_the_output_lacks_are_skippe
 
     condition = Task("lim", "d", (("Lim", SUBSTITUTED_REFERENCE),),
                      "CONSTANTS Step <- MCStep\n  N = 3\n  M = 2\nSPECIFICATION Spec\n").original()
-    output = SUBSTITUTED_REFERENCE.replace("MCStep(a) == a + 1", "Inc(a) == a + 1")
+    output = SUBSTITUTED_REFERENCE.replace("LOCAL MCStep(a) == a + 1", "Inc(a) == a + 1")
     results = {}
     for switch in ("off", "on"):
         with pytest.MonkeyPatch.context() as patch:

@@ -61,6 +61,7 @@ def _fake_verify(tasks: list, seed: int) -> dict[str, str | None]:
 @pytest.mark.parametrize(("name", "ids", "line"), [
     ("gold", ["1", "2", "3", "4", "5", "6"], None),
     ("system", ["1", "2", "3", "5", "6"], "6 gold -> 5 system specifications"),
+    ("utility", ["4"], "6 gold -> 5 system specifications -> utility = 6 gold - 5 system = 1"),
     ("test", ["1", "2", "3", "5"], "-> 4 pass SANY and TLC after CIR (seed 7)"),
     ("train", ["4", "6"], "train = 6 gold - 4 test = 2"),
     ("eligible", ["1"], "-> 3 with a TLC configuration -> 1 without test fixtures or random values"),
@@ -74,6 +75,15 @@ def test_each_set_follows_appendix_k(release: Path, name: str, ids: list[str], l
     # A failed renaming is a skipped task with its reason, except in #train, where it belongs.
     assert [(s.id, s.reason) for s in skipped] == (
         [("6", "renamed copy not verified: TLC failed")] if name in ("test", "eligible") else [])
+
+
+def test_utility_set_is_gold_minus_system_by_suite_string(release: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Section 3's 257 utility modules: every gold spec the manifest does not label a system spec.
+    report = load_suite_report(f"tlabench:{release}#utility")
+    assert report.ids == ["4"] and dict(report.tasks[0].extra)["category"] == "utility"
+    assert "alias: tlabench #utility: 6 gold -> 5 system specifications -> utility = 6 gold - 5 system = 1" \
+        in capsys.readouterr().err
+    assert [task.id for task in load_suite(f"tlabench:{release}?set=utility")] == ["4"]
 
 
 def test_markers_name_their_reason(release: Path) -> None:
