@@ -95,8 +95,15 @@ def cmd_finetune(args: argparse.Namespace) -> int:
         first, last = (result.losses[0], result.losses[-1]) if result.losses else (float("nan"), float("nan"))
         print(f"trained half {args.half} ({args.arm}): {result.steps} steps in {result.seconds:.0f} s"
               + (f", resumed at step {result.resumed_at}" if result.resumed_at else "")
-              + f"; loss {first:.3f} → {last:.3f}; adapter in {args.out}")
+              + f"; loss {first:.3f} → {last:.3f}; {_precision_words(result.precision)}; adapter in {args.out}")
     return 0
+
+
+def _precision_words(precision: dict[str, Any]) -> str:
+    """``mixed-fp16 on cuda:0, 2 steps skipped by the loss scaler`` from ``training.json``'s precision."""
+    skipped = len(precision.get("skipped_steps") or [])
+    return (f"{precision.get('mode', '?')} on {precision.get('device', '?')}"
+            + (f", {skipped} {'step' if skipped == 1 else 'steps'} skipped by the loss scaler" if skipped else ""))
 
 
 def cmd_likelihood(args: argparse.Namespace) -> int:
@@ -199,7 +206,9 @@ def add_exposure_commands(commands: Any) -> None:
     tune.add_argument("--rank", type=integer(1), default=None, help="LoRA rank (default 16)")
     tune.add_argument("--alpha", type=integer(1), default=None, help="LoRA alpha (default 32)")
     tune.add_argument("--dtype", choices=DTYPES, default=None,
-                      help="base weights' precision: fp16 (default, appendix E), bf16 (appendix F's Gemma), fp32 (CPU)")
+                      help="training precision: fp16 (default, appendix E: the Trainer's fp16=True — fp16 autocast, "
+                           "dynamic loss scaling, fp32 LoRA weights; CUDA only), bf16 (appendix F's Gemma: bf16 base "
+                           "weights), fp32 (a CPU)")
     tune.add_argument("--weight-decay", type=fraction, default=None,
                       help="AdamW weight decay (default 0: the paper's Transformers AdamW without a decay)")
     tune.add_argument("--target-modules", default=None,

@@ -7,8 +7,17 @@ the loss (the specification only) — and resumes from its own checkpoint exactl
 
 Outputs in ``DIR``: ``adapter_config.json`` and ``adapter_model.safetensors`` (what
 ``hf:PATH?lora=DIR`` and ``smollm2?lora=DIR`` load), and ``training.json`` (settings, split, data
-hashes, loss curve, seconds). While training, ``DIR/checkpoint/`` holds the latest state; a rerun
-with the same settings and data continues from it, and it is removed when training ends.
+hashes, loss curve, precision, seconds). While training, ``DIR/checkpoint/`` holds the latest state; a
+rerun with the same settings and data continues from it, and it is removed when training ends.
+
+Precision (``--dtype``) follows what Transformers' Trainer does under ``fp16=True``: ``fp16`` is mixed
+precision — the frozen base may be held in fp16, the LoRA weights the optimizer updates stay fp32, the
+forward pass runs under fp16 autocast, and a ``torch.amp.GradScaler`` scales the loss dynamically
+(gradients unscaled before clipping; a step whose gradients overflow is skipped and, as in Trainer,
+leaves the schedule where it was). It needs a CUDA GPU: Accelerate gives the Trainer no scaler on a
+CPU, and torch's CPU fp16 kernels ran about 17× slower than fp32 on this project's machine. ``bf16``
+keeps bf16 base weights with fp32 LoRA weights and no scaling (bf16 has fp32's exponent range);
+``fp32`` is plain fp32. ``training.json`` records what ran (``precision``).
 """
 
 from __future__ import annotations
@@ -40,10 +49,14 @@ class FinetuneError(UsageProblem):
     """Training that cannot start: an unusable base, a folder holding another training, no data."""
 
 
-#: Weight precisions ``--dtype`` offers: appendix E trains Qwen with fp16 weights, appendix F Gemma with bf16;
-#: fp32 is for CPUs, where half precision is slow or unsupported.
+#: Precisions ``--dtype`` offers: appendix E trains Qwen in fp16 (mixed precision, as the Trainer's
+#: ``fp16=True``), appendix F Gemma with bf16 weights; fp32 is for CPUs.
 DTYPES = ("fp16", "bf16", "fp32")
 TORCH_DTYPES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32"}
+#: What ``training.json`` and every record of the adapter call each ``--dtype``'s way of training.
+PRECISION_MODES = {"fp16": "mixed-fp16", "bf16": "bf16-weights", "fp32": "fp32"}
+CPU_FP16_MESSAGE = ("--dtype fp16 trains in mixed precision (fp16 autocast, dynamic loss scaling), which needs a "
+                    "CUDA GPU; on a CPU pass --dtype fp32 (or bf16)")
 #: Which layers LoRA adapts: every matching module, or only a multimodal model's text layers (appendix F).
 LORA_LAYERS = ("all", "text")
 
@@ -52,8 +65,9 @@ LORA_LAYERS = ("all", "text")
 class FinetuneSettings:
     """Appendix E's settings; ``warmup_fraction`` caps the warm-up on small sets (see ``warmup_for``).
 
-    ``dtype`` is the base weights' precision (fp16 in appendix E; Gemma's bf16 of appendix F is
-    ``bf16``); LoRA's own weights stay fp32 (PEFT's default). ``weight_decay`` is 0: the paper
+    ``dtype`` is the training precision (see the module's docstring): ``fp16`` (appendix E) is the
+    Trainer's mixed precision, ``bf16`` (appendix F's Gemma) bf16 base weights; LoRA's own weights
+    stay fp32 in all three (PEFT's default). ``weight_decay`` is 0: the paper
     names AdamW under Hugging Face Transformers without a decay, and the Trainer's default is 0.
     ``lora_layers="text"`` restricts ``target_modules`` to the language model's layers of a
     multimodal base (appendix F: "the attention projections of the text layers").
@@ -118,6 +132,52 @@ class TrainingResult:
     seconds: float = 0.0
     resumed_at: int = 0
     already_done: bool = False
+    #: Steps whose optimizer update the loss scaler skipped (inf/NaN gradients); mixed-fp16 only.
+    skipped_steps: list[int] = field(default_factory=list)
+    precision: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Precision:
+    """How one training computes: the mode, where, the weights' dtypes, autocast and loss scaling.
+
+    ``mixed-fp16`` is the Trainer's ``fp16=True``: ``autocast="float16"`` and ``loss_scaling="dynamic"``
+    (a ``torch.amp.GradScaler`` with its defaults, as Accelerate makes it); the other modes use neither.
+    """
+
+    mode: str
+    device: str
+    base_weights: str
+    trainable_weights: str
+    autocast: str | None = None
+    loss_scaling: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def check_precision_device(dtype: str, device_type: str, *, allow_cpu_fp16: bool = False) -> None:
+    """FinetuneError when ``dtype`` cannot train on ``device_type``: fp16 mixed precision only on CUDA.
+
+    ``allow_cpu_fp16`` runs the same algorithm through torch's CPU fp16 kernels anyway — slow, and
+    for measurements only (``benchmarks/finetune_precision.py``).
+    """
+    if dtype == "fp16" and device_type != "cuda" and not allow_cpu_fp16:
+        raise FinetuneError(CPU_FP16_MESSAGE)
+
+
+def training_precision(settings: FinetuneSettings, model: Any, device: Any) -> Precision:
+    """The precision ``train_lora`` trains ``model`` (already wrapped by PEFT) with, as it is recorded."""
+    mixed = settings.dtype == "fp16"
+    frozen = sorted({_dtype_name(p.dtype) for p in model.parameters() if not p.requires_grad})
+    trained = sorted({_dtype_name(p.dtype) for p in model.parameters() if p.requires_grad})
+    return Precision(mode=PRECISION_MODES[settings.dtype], device=str(device), base_weights="+".join(frozen),
+                     trainable_weights="+".join(trained), autocast="float16" if mixed else None,
+                     loss_scaling="dynamic" if mixed else None)
+
+
+def _dtype_name(dtype: Any) -> str:
+    return str(dtype).removeprefix("torch.")
 
 
 def epoch_order(count: int, epoch: int, seed: int) -> list[int]:
@@ -147,12 +207,14 @@ def _fingerprint(settings: FinetuneSettings, digest: str, base: str, info: dict[
 def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], out: Path | str, *,
                settings: FinetuneSettings = FinetuneSettings(), base_identity: str = "",
                prompt_has_special_tokens: bool = False, info: dict[str, Any] | None = None,
-               progress: Callable[[int, int], Any] | None = None) -> TrainingResult:
+               progress: Callable[[int, int], Any] | None = None, allow_cpu_fp16: bool = False) -> TrainingResult:
     """Train a LoRA adapter on ``model`` (a transformers causal LM) and write it to ``out``.
 
     ``info`` (split, half, arm, prompt style, …) goes into ``training.json`` and the resume check.
     ``progress(done, total)`` returns an object with ``update(count, **fields)`` and ``close()``
-    (a :class:`pytest_alias.progress.Progress`), or None for no progress line.
+    (a :class:`pytest_alias.progress.Progress`), or None for no progress line. ``settings.dtype``
+    fp16 on a model outside CUDA is a FinetuneError unless ``allow_cpu_fp16`` (see
+    :func:`check_precision_device`).
     """
     import torch
     from peft import LoraConfig, get_peft_model, get_peft_model_state_dict, set_peft_model_state_dict
@@ -167,7 +229,7 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
     if not usable:
         raise FinetuneError(f"no example keeps a specification token within {settings.max_tokens} tokens")
     digest = data_digest(examples)
-    fingerprint = _fingerprint(settings, digest, base_identity, info)
+    fingerprint = _fingerprint(settings, digest, base_identity, {**info, **_precision_key(settings)})
     done_file = out / TRAINING_FILE
     if done_file.is_file():
         try:
@@ -180,6 +242,7 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
             return TrainingResult(steps=recorded["steps"], losses=recorded["losses"], seconds=recorded["seconds"],
                                   already_done=True)
         raise FinetuneError(f"{out} holds an adapter trained with other settings or data; choose another --out")
+    check_precision_device(settings.dtype, next(model.parameters()).device.type, allow_cpu_fp16=allow_cpu_fp16)
 
     total = settings.epochs * len(usable)
     # peft asks transformers about checkpointing under a name that newer transformers deprecate.
@@ -199,10 +262,18 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
     peft_model = get_peft_model(model, lora)
     peft_model.train()
     trainable = [p for p in peft_model.parameters() if p.requires_grad]
+    if settings.dtype == "fp16":
+        for parameter in trainable:  # fp32 master weights: PEFT's default, made sure (GradScaler refuses fp16 ones)
+            parameter.data = parameter.data.float()
     # torch's AdamW decays by 0.01 unless told; the setting is explicit so the run matches the paper's.
     optimizer = torch.optim.AdamW(trainable, lr=settings.learning_rate, weight_decay=settings.weight_decay)
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings, total))
     device = next(peft_model.parameters()).device
+    precision = training_precision(settings, peft_model, device)
+    # Dynamic loss scaling with GradScaler's defaults (2^16, ×2 every 2,000 clean steps, ½ on overflow),
+    # as Accelerate makes it for the Trainer's fp16=True.
+    scaler = torch.amp.GradScaler(device.type) if precision.loss_scaling else None
+    initial_scale = scaler.get_scale() if scaler is not None else None
 
     checkpoint = out / CHECKPOINT_DIR
     result = TrainingResult(steps=total)
@@ -216,13 +287,18 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
         scheduler.load_state_dict(state["scheduler"])
         torch.set_rng_state(state["rng"])
         result.losses, result.resumed_at, result.seconds = list(state["losses"]), int(state["step"]), state["seconds"]
+        result.skipped_steps = list(state.get("skipped_steps", []))
+        if scaler is not None:
+            scaler.load_state_dict(state["scaler"])
 
     def save_checkpoint(step: int) -> None:
         checkpoint.mkdir(parents=True, exist_ok=True)
         temp = checkpoint / "state.pt.tmp"
         torch.save({"fingerprint": fingerprint, "step": step, "losses": result.losses, "seconds": result.seconds,
                     "adapter": get_peft_model_state_dict(peft_model), "optimizer": optimizer.state_dict(),
-                    "scheduler": scheduler.state_dict(), "rng": torch.get_rng_state()}, temp)
+                    "scheduler": scheduler.state_dict(), "rng": torch.get_rng_state(),
+                    "skipped_steps": result.skipped_steps,
+                    "scaler": scaler.state_dict() if scaler is not None else None}, temp)
         os.replace(temp, state_file)
 
     meter = progress(result.resumed_at, total) if progress is not None else None
@@ -234,8 +310,11 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
                 if step < result.resumed_at:
                     step += 1
                     continue
-                loss = _train_step(peft_model, usable[index], optimizer, scheduler, trainable, settings, device)
+                loss, stepped = _train_step(peft_model, usable[index], optimizer, scheduler, trainable, settings,
+                                            device, precision, scaler)
                 result.losses.append(loss)
+                if not stepped:
+                    result.skipped_steps.append(step)
                 step += 1
                 result.seconds = time.perf_counter() - started
                 if meter is not None:
@@ -246,6 +325,9 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
         if meter is not None:
             meter.close()
     _write_adapter(peft_model, out)
+    result.precision = {**precision.to_dict(), "skipped_steps": result.skipped_steps,
+                        "initial_loss_scale": initial_scale,
+                        "final_loss_scale": scaler.get_scale() if scaler is not None else None}
     write_json_atomic(done_file, {
         "format_version": TRAINING_FORMAT_VERSION, "fingerprint": fingerprint, "base": base_identity,
         **info, "settings": settings.to_dict(), "warmup_steps_used": settings.warmup_for(total),
@@ -255,7 +337,8 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
         "target_tokens": sum(e.target_tokens for e in usable),
         "losses": result.losses, "epoch_losses": _epoch_means(result.losses, len(usable)),
         "seconds": round(result.seconds, 1), "resumed_at": result.resumed_at, "device": str(device),
-        "weights_dtype": str(getattr(model, "dtype", "")).removeprefix("torch."), "lora_modules": len(adapted),
+        "weights_dtype": str(getattr(model, "dtype", "")).removeprefix("torch."), "precision": result.precision,
+        "lora_modules": len(adapted),
         "lora_module_names": adapted[:8]})
     shutil.rmtree(checkpoint, ignore_errors=True)
     return result
@@ -294,19 +377,51 @@ def _non_text(name: str) -> bool:
     return any(marker in part for part in name.lower().split(".") for marker in _NON_TEXT)
 
 
+def _precision_key(settings: FinetuneSettings) -> dict[str, str]:
+    """What the fingerprint adds for the precision: fp16 trains differently since mixed precision came in,
+    so an adapter or checkpoint of the old fp16 path is not taken for a new one; fp32 and bf16 train
+    as before, and their finished adapters stay valid."""
+    return {"precision": PRECISION_MODES[settings.dtype]} if settings.dtype == "fp16" else {}
+
+
+def _autocast(precision: Precision, device: Any) -> Any:
+    """The forward pass's autocast context (the Trainer's ``fp16=True``), or none."""
+    import contextlib
+
+    import torch
+
+    if precision.autocast is None:
+        return contextlib.nullcontext()
+    return torch.autocast(device_type=device.type, dtype=getattr(torch, precision.autocast))
+
+
 def _train_step(model: Any, example: EncodedExample, optimizer: Any, scheduler: Any, trainable: list[Any],
-                settings: FinetuneSettings, device: Any) -> float:
+                settings: FinetuneSettings, device: Any, precision: Precision,
+                scaler: Any = None) -> tuple[float, bool]:
+    """One optimizer step; returns the loss and whether the optimizer updated the weights."""
     import torch
 
     ids = torch.tensor([example.input_ids], device=device)
     labels = torch.tensor([example.labels], device=device)
-    output = model(input_ids=ids, attention_mask=torch.ones_like(ids), labels=labels)
-    output.loss.backward()
-    torch.nn.utils.clip_grad_norm_(trainable, settings.max_grad_norm)
-    optimizer.step()
-    scheduler.step()
+    with _autocast(precision, device):
+        output = model(input_ids=ids, attention_mask=torch.ones_like(ids), labels=labels)
+    stepped = True
+    if scaler is None:
+        output.loss.backward()
+        torch.nn.utils.clip_grad_norm_(trainable, settings.max_grad_norm)
+        optimizer.step()
+    else:
+        scaler.scale(output.loss).backward()
+        scaler.unscale_(optimizer)  # clip the true gradients, not the scaled ones, as the Trainer does
+        torch.nn.utils.clip_grad_norm_(trainable, settings.max_grad_norm)
+        scale = scaler.get_scale()
+        scaler.step(optimizer)  # skipped when a gradient is inf or NaN
+        scaler.update()
+        stepped = scaler.get_scale() >= scale  # only an overflow lowers the scale
+    if stepped:
+        scheduler.step()  # the Trainer keeps the learning rate where it was after a skipped step
     optimizer.zero_grad(set_to_none=True)
-    return float(output.loss.detach())
+    return float(output.loss.detach()), stepped
 
 
 def _epoch_means(losses: list[float], per_epoch: int) -> list[float]:

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..tasks.model import Task
 from .data import ARMS, training_examples
-from .finetune import TORCH_DTYPES, FinetuneError, FinetuneSettings, TrainingResult, train_lora
+from .finetune import (TORCH_DTYPES, FinetuneError, FinetuneSettings, TrainingResult, check_precision_device,
+                       train_lora)
 from .split import HALVES, ExposureSplit, check_versions, load_split
 
 
@@ -63,6 +64,7 @@ def finetune(base: str, split_file: Path | str, half: str, arm: str, out: Path |
     split = load_split(split_file)
     tasks = load_split_tasks(split, suite=suite, pool_suite=pool_suite)
     model = local_base(base, TORCH_DTYPES[settings.dtype])
+    check_precision_device(settings.dtype, model.device.type)  # before the weights load: fp16 needs CUDA
     examples = training_examples(tasks.pool, tasks.halves[half], half, arm, wrap=model.wrap)
     info = {"split": split.identity, "split_seed": split.seed, "suite": split.suite, "half": half, "arm": arm,
             "prompt_style": model.prompt_style, "base_spec": base, "seen_tasks": list(split.halves[half]),

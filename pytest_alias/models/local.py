@@ -390,6 +390,9 @@ def _training_settings(trained: dict[str, Any]) -> dict[str, Any]:
     found = trained.get("settings")
     settings: dict[str, Any] = found if isinstance(found, dict) else {}
     chosen = {key: settings[key] for key in TRAINING_NOTE_KEYS if key in settings}
+    precision = trained.get("precision")
+    if isinstance(precision, dict) and isinstance(precision.get("mode"), str):
+        chosen["precision"] = precision["mode"]  # what ran (mixed-fp16, bf16-weights, fp32), not only what was asked
     return {"training": chosen} if chosen else {}
 
 

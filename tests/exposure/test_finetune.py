@@ -19,7 +19,9 @@ pytest.importorskip("gguf")
 
 SPEC = "---- MODULE Clock ----\nEXTENDS Naturals\nVARIABLE hr\nInit == hr = 1\nNext == hr' = hr % 12 + 1\n====\n"
 EXAMPLES = [pair_example(Task("clock", "A clock that shows the hour.", (("Clock", SPEC),)), "A")]
-FAST = FinetuneSettings(rank=8, alpha=16, epochs=6, learning_rate=5e-2, warmup_steps=0, checkpoint_every=2)
+# fp32: a CPU refuses fp16 (mixed precision needs CUDA); tests/exposure/test_finetune_precision.py runs it anyway.
+FAST = FinetuneSettings(rank=8, alpha=16, epochs=6, learning_rate=5e-2, warmup_steps=0, checkpoint_every=2,
+                        dtype="fp32")
 
 
 def tiny_model(tokenizer: Any) -> Any:

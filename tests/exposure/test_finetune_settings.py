@@ -99,13 +99,17 @@ def test_weight_decay_reaches_the_optimizer_and_training_json(tokenizer: Any, tm
         recorded = json.loads((out / TRAINING_FILE).read_text())
         assert recorded["settings"]["weight_decay"] == decay and recorded["settings"]["dtype"] == "fp32"
         assert recorded["weights_dtype"] == "float32" and recorded["lora_modules"] == 4  # q, k, v, o of one layer
+        assert recorded["precision"]["mode"] == "fp32" and recorded["precision"]["autocast"] is None
+        assert recorded["precision"]["loss_scaling"] is None and recorded["precision"]["final_loss_scale"] is None
         weights = load_file(str(out / "adapter_model.safetensors"))
         norms[decay] = sum(float(w.float().norm()) for w in weights.values())
     assert norms[0.9] < norms[0.0]  # decoupled decay pulls the weights toward 0
 
 
-def test_fp16_base_weights_train_with_fp32_lora_weights(tokenizer: Any, tmp_path: Path) -> None:
-    """Appendix E's default: half-precision base weights, LoRA's own weights in fp32, a finite loss."""
+def test_fp16_is_mixed_precision_over_fp16_base_weights_with_fp32_lora_weights(tokenizer: Any,
+                                                                              tmp_path: Path) -> None:
+    """Appendix E's default, as the Trainer's fp16=True: fp16 base weights, fp32 LoRA weights, fp16 autocast,
+    dynamic loss scaling, a finite loss — all of it in training.json (on the CPU through ``allow_cpu_fp16``)."""
     import math
 
     from safetensors.torch import load_file
@@ -116,8 +120,13 @@ def test_fp16_base_weights_train_with_fp32_lora_weights(tokenizer: Any, tmp_path
     spec = "---- MODULE Clock ----\nVARIABLE hr\nInit == hr = 1\nNext == hr' = hr\n====\n"
     examples = [pair_example(Task("clock", "A clock.", (("Clock", spec),)), "A")]
     settings = FinetuneSettings(rank=4, alpha=8, epochs=2, learning_rate=1e-2, warmup_steps=0)
-    result = train_lora(_tiny(tokenizer).to(torch.float16), tokenizer, examples, tmp_path, settings=settings)
+    result = train_lora(_tiny(tokenizer).to(torch.float16), tokenizer, examples, tmp_path, settings=settings,
+                        allow_cpu_fp16=True)
     assert len(result.losses) == 2 and all(math.isfinite(loss) for loss in result.losses)
     recorded = json.loads((tmp_path / TRAINING_FILE).read_text())
     assert recorded["weights_dtype"] == "float16" and recorded["settings"]["dtype"] == "fp16"
+    assert recorded["precision"] == {"mode": "mixed-fp16", "device": "cpu", "base_weights": "float16",
+                                     "trainable_weights": "float32", "autocast": "float16",
+                                     "loss_scaling": "dynamic", "skipped_steps": [], "initial_loss_scale": 65536.0,
+                                     "final_loss_scale": 65536.0}
     assert {str(w.dtype) for w in load_file(str(tmp_path / "adapter_model.safetensors")).values()} == {"torch.float32"}
