@@ -517,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed of the renamed controls (default 0)")
     validate.add_argument("--mutant-limit", type=integer(0, MAX_MUTANTS), default=40,
                           help=f"mutants generated per task (default 40, at most {MAX_MUTANTS:,})")
-    validate.add_argument("--timeout", type=seconds, default=120.0, help="time limit per TLC run of a grade (default 120)")
+    validate.add_argument("--timeout", type=seconds, default=300.0, help="time limit per TLC run of a grade (default 300, the paper's)")
     validate.add_argument("--mutant-timeout", type=seconds, default=60.0,
                           help="time limit per TLC run deciding whether a mutant is kept (default 60)")
     validate.add_argument("--max-states", type=integer(1), default=None,

@@ -235,7 +235,7 @@ def _sibling(tools: TlaTools) -> TlaTools:
 
 
 def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "paper", seed: int = 0,
-                  mutant_limit: int = 40, timeout: float = 120.0, mutant_timeout: float = 60.0,
+                  mutant_limit: int = 40, timeout: float = DEFAULT_TLC_TIMEOUT, mutant_timeout: float = 60.0,
                   max_states: int | None = None) -> TaskValidation:
     """Grade every control of ``task`` (see the module docstring); never raises for a task's content.
 
@@ -410,7 +410,7 @@ class ValidationTable:
 
 def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mode: str = "paper",
                     workers: int = 2, seed: int = 0, mutant_limit: int = 40,
-                    timeout: float = 120.0, mutant_timeout: float = 60.0, max_states: int | None = None,
+                    timeout: float = DEFAULT_TLC_TIMEOUT, mutant_timeout: float = 60.0, max_states: int | None = None,
                     progress: Callable[[TaskValidation], None] | None = None) -> ValidationTable:
     """Table J.1 for ``tasks``: every task's controls, ``workers`` tasks at a time (threads).
 
