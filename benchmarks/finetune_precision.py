@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=2, help="epochs (default 2)")
     parser.add_argument("--device", default="cpu", help="cpu (default) or cuda")
     parser.add_argument("--no-gradient-checkpointing", action="store_true",
-                        help="keep activations (the same numbers, one forward pass less: CPU fp16 is slow)")
+                        help="keep activations rather than recompute them (saves a forward pass: CPU fp16 is slow)")
     args = parser.parse_args(argv)
     if args.compare is not None:
         print(compare(args.compare))
@@ -97,7 +98,7 @@ def train_mode(mode: str, out: Path, examples: int, max_tokens: int, epochs: int
 
     torch.nn.utils.clip_grad_norm_ = recording_clip
     if mode == "mixed-fp16-scale15":
-        torch.amp.GradScaler = functools.partial(torch.amp.GradScaler, init_scale=2.0 ** 15)  # type: ignore[misc]
+        setattr(torch.amp, "GradScaler", functools.partial(torch.amp.GradScaler, init_scale=2.0 ** 15))
     started = time.perf_counter()
     result = train_lora(base.model, base.tokenizer, data, out, settings=settings, base_identity=base.identity,
                         allow_cpu_fp16=True, info={"benchmark_mode": mode})
@@ -125,12 +126,13 @@ def compare(folder: Path) -> str:
         deltas = [abs(a - b) for a, b in zip(run["losses"], reference["losses"])]
         ours, theirs = torch.cat([g.flatten() for g in run["grads"]]), torch.cat([g.flatten() for g in reference["grads"]])
         error = float((ours - theirs).norm() / theirs.norm())
+        shown = "overflow (step skipped)" if not math.isfinite(error) else f"{error:.2e}"
         underflow = int(((ours == 0) & (theirs != 0)).sum())
         p = run["precision"]
         lines.append(f"| {mode} | {p.get('mode')}: base {p.get('base_weights')}, LoRA {p.get('trainable_weights')}, "
                      f"autocast {p.get('autocast')}, scaling {p.get('loss_scaling')}, {p.get('device')} "
                      f"| {run['seconds']} | {' '.join(f'{x:.4f}' for x in run['losses'])} | {max(deltas):.4f} "
-                     f"| {sum(deltas) / len(deltas):.4f} | {error:.2e} | {underflow} of {int((theirs != 0).sum())} "
+                     f"| {sum(deltas) / len(deltas):.4f} | {shown} | {underflow} of {int((theirs != 0).sum())} "
                      f"| {' '.join(f'{x:.3f}' for x in run['grad_norms'])} | {p.get('skipped_steps')} "
                      f"| {p.get('initial_loss_scale')} → {p.get('final_loss_scale')} |")
     return "\n".join(lines)

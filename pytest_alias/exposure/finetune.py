@@ -15,7 +15,8 @@ precision — the frozen base may be held in fp16, the LoRA weights the optimize
 forward pass runs under fp16 autocast, and a ``torch.amp.GradScaler`` scales the loss dynamically
 (gradients unscaled before clipping; a step whose gradients overflow is skipped and, as in Trainer,
 leaves the schedule where it was). It needs a CUDA GPU: Accelerate gives the Trainer no scaler on a
-CPU, and torch's CPU fp16 kernels ran about 17× slower than fp32 on this project's machine. ``bf16``
+CPU, and torch's CPU fp16 kernels trained SmolLM2 9–22× slower than fp32 on this project's shared
+2-core machine (``benchmarks/finetune_precision.py``). ``bf16``
 keeps bf16 base weights with fp32 LoRA weights and no scaling (bf16 has fp32's exponent range);
 ``fp32`` is plain fp32. ``training.json`` records what ran (``precision``).
 """
@@ -240,7 +241,7 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
             raise FinetuneError(f"{done_file} cannot be read as a training record; choose another --out")
         if recorded.get("fingerprint") == fingerprint:
             return TrainingResult(steps=recorded["steps"], losses=recorded["losses"], seconds=recorded["seconds"],
-                                  already_done=True)
+                                  already_done=True, precision=recorded.get("precision") or {})
         raise FinetuneError(f"{out} holds an adapter trained with other settings or data; choose another --out")
     check_precision_device(settings.dtype, next(model.parameters()).device.type, allow_cpu_fp16=allow_cpu_fp16)
 

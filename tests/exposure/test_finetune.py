@@ -52,7 +52,8 @@ def test_a_few_steps_lower_the_loss_on_the_training_pair(tokenizer: Any, tmp_pat
     assert not (tmp_path / CHECKPOINT_DIR).exists()
     again = train_lora(tiny_model(tokenizer), tokenizer, EXAMPLES, tmp_path, settings=FAST,
                        info={"half": "A", "arm": "task-pair", "split": "s1"})
-    assert again.already_done and again.losses == result.losses
+    assert again.already_done and again.losses == result.losses and again.precision == result.precision
+    assert result.precision["mode"] == "fp32" and record["precision"] == result.precision
     with pytest.raises(FinetuneError, match="other settings or data"):
         train_lora(tiny_model(tokenizer), tokenizer, EXAMPLES, tmp_path, settings=FAST, info={"half": "B"})
 

@@ -37,7 +37,10 @@ def tiny_model(tokenizer: Any, dtype: Any = None) -> Any:
     return model.to(dtype) if dtype is not None else model
 
 
-class SpyScaler(torch.amp.GradScaler):
+_GradScaler: Any = torch.amp.GradScaler
+
+
+class SpyScaler(_GradScaler):
     """A GradScaler that counts what train_lora asks of it."""
 
     made: list["SpyScaler"] = []
@@ -188,3 +191,13 @@ def test_records_of_an_adapter_repeat_its_precision() -> None:
     assert _training_settings(trained) == {"training": {"dtype": "fp16", "weight_decay": 0.0,
                                                         "precision": "mixed-fp16"}}
     assert _training_settings({"settings": {"dtype": "fp16"}}) == {"training": {"dtype": "fp16"}}
+
+
+def test_only_fp16_changes_the_fingerprint_so_finished_fp32_and_bf16_adapters_stay_valid() -> None:
+    from pytest_alias.exposure.finetune import _fingerprint, _precision_key
+
+    for dtype, changed in (("fp32", False), ("bf16", False), ("fp16", True)):
+        settings = FinetuneSettings(dtype=dtype)
+        before = _fingerprint(settings, "digest", "base", {"half": "A"})  # what the old loop wrote
+        now = _fingerprint(settings, "digest", "base", {"half": "A", **_precision_key(settings)})
+        assert (now != before) is changed
