@@ -120,7 +120,9 @@ def bind_cfg(cfg_text: str, names: OutputNames, *, rule: str = "paper") -> CfgBi
     if rule not in NAME_RULES:
         raise ValueError(f"name rule must be one of {', '.join(NAME_RULES)}, not {rule!r}")
     cfg = parse_cfg(cfg_text)
-    substitute = names.operators[0] if len(names.operators) == 1 else None
+    # A cfg names identifiers only: an output whose one other operator is an infix one (``a - b == …``)
+    # has nothing a cfg entry could name.
+    substitute = names.operators[0] if len(names.operators) == 1 and names.operators[0].isidentifier() else None
     changes: list[tuple[str, str, str]] = []
     used: dict[str, set[str]] = {}
     refined = rule == "refined"

@@ -139,3 +139,12 @@ def test_a_task_whose_own_cfg_fails_does_not_count_against_the_output(tmp_path: 
     assert not result.passed and result.details["side"] == Side.REFERENCE
     assert result.reason.startswith("the task's cfg fails for the reference too")
     assert grade_outcome("name", {"passed": False, "details": result.details}) == "reference not gradeable"
+
+
+def test_an_infix_operator_is_never_a_stand_in_for_a_cfg_name(clock, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """SmolLM2 once wrote an infix definition as its only operator: appendix H's stand-in would have been it,
+    which no cfg can name, and the grade blamed the task's cfg."""
+    output = "---- MODULE HourClock ----\nEXTENDS Naturals\nVARIABLE hr\na ++ b == a\n====\n"
+    result = grade_name(output, clock, TlaTools(cache_dir=tmp_path))
+    assert not result.passed and result.details.get("side", Side.OUTPUT) == Side.OUTPUT
+    assert "does not define" in (result.reason or ""), result.reason
