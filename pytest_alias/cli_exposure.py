@@ -137,8 +137,8 @@ def _overrides(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
 
 
 def _covered(args: argparse.Namespace) -> set[str] | None:
-    """The covered tasks: a ``--covered`` validate-grader file, else the one plugin run among the
-    files that restricted its rates to a covered set (else None: every task)."""
+    """The covered tasks: a ``--covered`` validate-grader file, else the covered set the plugin runs among
+    the files recorded (the same in each; else None: every task)."""
     from .cli_report import _read_json, run_metadata
     from .grading.validation import covered_tasks
     from .report.paper import run_covered
@@ -149,7 +149,12 @@ def _covered(args: argparse.Namespace) -> set[str] | None:
         except ValueError as exc:
             raise UserError(f"--covered {args.covered}: {exc}") from None
     found = [covered for path in args.files if (covered := run_covered(run_metadata(path))) is not None]
-    return found[0] if len(found) == 1 else None
+    if not found:
+        return None
+    # The arms of one exposure run record the same covered set; runs that disagree must be told which.
+    if any(covered != found[0] for covered in found):
+        raise UserError("the run files recorded different covered sets; pass --covered VALIDATION.json")
+    return found[0]
 
 
 def cmd_exposure(args: argparse.Namespace) -> int:

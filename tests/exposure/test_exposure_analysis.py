@@ -248,3 +248,21 @@ def test_behavior_rows_are_on_the_covered_tasks_and_the_name_rows_on_all(tmp_pat
         assert main(["exposure", *argv, "--split", str(split_file), "--resamples", "300"]) == 0
         assert "| Correct, behavior | 2 | 25.0 [" in capsys.readouterr().out
     assert main(["exposure", str(bare), "--split", str(split_file), "--covered", str(split_file)]) == 2
+
+
+def test_the_covered_set_of_several_runs_is_theirs_when_they_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two arms of one exposure run both record the covered set: it is used (it once fell back to every
+    task); runs that disagree are a one-line error."""
+    import argparse
+
+    from pytest_alias import cli_exposure, cli_report
+    from pytest_alias.report import paper
+
+    recorded = {"a.json": {"x", "y"}, "b.json": {"x", "y"}, "c.json": {"x"}}
+    monkeypatch.setattr(cli_report, "run_metadata", lambda path: str(path))
+    monkeypatch.setattr(paper, "run_covered", lambda name: recorded.get(name))
+    covered = cli_exposure._covered(argparse.Namespace(covered=None, files=["a.json", "b.json", "likelihood.jsonl"]))
+    assert covered == {"x", "y"}
+    assert cli_exposure._covered(argparse.Namespace(covered=None, files=["likelihood.jsonl"])) is None
+    with pytest.raises(cli_exposure.UserError, match="different covered sets"):
+        cli_exposure._covered(argparse.Namespace(covered=None, files=["a.json", "c.json"]))
