@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_alias.cli import main
+from name_rule_outputs import HOUR_CLOCK_GOOD
 
 TASKS = Path(__file__).resolve().parent.parent / "pytest_alias" / "data" / "tasks"
 CLOCK = TASKS / "hour-clock" / "HourClock.tla"
@@ -168,15 +169,6 @@ def test_an_oversize_output_is_reported_with_its_true_size(cache_dir: Path, tmp_
     assert verdict["reason"] == f"output is {size:,} bytes, over the 204,800-byte limit"
 
 
-HOUR_CLOCK_GOOD = """---- MODULE HourClock ----
-EXTENDS Naturals
-VARIABLE hr
-Good == hr \\in 1..12
-Init == hr \\in 1..12
-Next == hr' = IF hr = 12 THEN 1 ELSE hr + 1
-Spec == Init /\\ [][Next]_hr /\\ WF_hr(Next)
-====
-"""
 
 
 def test_the_name_rule_is_chosen_and_reported(cache_dir: Path, tmp_path: Path,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pytest_alias.cases import Case
 from pytest_alias.evaluate import evaluate
 from pytest_alias.tasks.suites import load_suite
+from name_rule_outputs import HOUR_CLOCK_GOOD
 
 WRITER = """---- MODULE HourClock ----
 EXTENDS Naturals, IOUtils
@@ -37,16 +38,6 @@ def test_a_reference_output_passes_every_grade(tools) -> None:
     assert record["similarity"] == {"bleu4": 100.0, "rouge_l": 100.0}  # percent, as the paper reports them
 
 
-#: Issue 50's HourClock: no TypeOK, no NoonRecurs, and one other operator, the state predicate Good.
-HOUR_CLOCK_GOOD = """---- MODULE HourClock ----
-EXTENDS Naturals
-VARIABLE hr
-Good == hr \\in 1..12
-Init == hr \\in 1..12
-Next == hr' = IF hr = 12 THEN 1 ELSE hr + 1
-Spec == Init /\\ [][Next]_hr /\\ WF_hr(Next)
-====
-"""
 
 
 def test_a_record_carries_the_name_rule_and_the_rules_never_share_a_stored_verdict(tools) -> None:

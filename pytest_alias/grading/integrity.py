@@ -43,7 +43,10 @@ def no_initial_state(spec: SpecFiles, result: TlcResult) -> str | None:
     """Why a passing ``result`` of ``spec`` checked nothing because no state satisfies its initial
     predicate, or None. Only for a behavior check (the cfg names INIT or a SPECIFICATION): a constant-only
     model (ASSUMEs alone) has no states by design."""
-    cfg = _parsed(spec)
+    return _no_initial_state(_parsed(spec), result)
+
+
+def _no_initial_state(cfg: Cfg | None, result: TlcResult) -> str | None:
     if cfg is None or not (cfg.init or cfg.specification) or result.distinct_states != 0:
         return None
     return ("no state satisfies the output's initial predicate under the cfg's constants, so TLC had no "
@@ -67,7 +70,11 @@ def vacuous_behaviors(tools: TlaTools, spec: SpecFiles, timeout: float, output: 
     writes a fairness or other temporal condition (Init and [][Next]_v alone always admit a behavior
     once an initial state exists). A probe TLC cannot finish (a time limit, an error) leaves the
     verdict as TLC gave it."""
-    cfg = _parsed(spec)
+    return _vacuous_behaviors(tools, spec, _parsed(spec), timeout, output)
+
+
+def _vacuous_behaviors(tools: TlaTools, spec: SpecFiles, cfg: Cfg | None, timeout: float,
+                       output: SpecFiles) -> str | None:
     if cfg is None or not cfg.specification or not cfg.properties:
         return None
     if not mentions_liveness(output.modules, output.main, cfg.specification):
@@ -84,4 +91,5 @@ def integrity_failure(tools: TlaTools, spec: SpecFiles, result: TlcResult, timeo
     """Why TLC's pass of ``spec`` (``result``) is no evidence about the output, or None."""
     if not result.ok:
         return None
-    return no_initial_state(spec, result) or vacuous_behaviors(tools, spec, timeout, spec)
+    cfg = _parsed(spec)  # read once for both rules
+    return _no_initial_state(cfg, result) or _vacuous_behaviors(tools, spec, cfg, timeout, spec)
