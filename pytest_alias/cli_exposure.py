@@ -180,7 +180,8 @@ def add_exposure_commands(commands: Any) -> None:
     from .exposure.likelihood import DEFAULT_BATCH_SIZE
     from .models.membership import DEFAULT_MIN_K
     from .exposure.finetune import DTYPES, LORA_LAYERS
-    from .options import MAX_RESAMPLES, MAX_SEED, integer, positive_number
+    from .options import integer, positive_number
+    from .vocabulary import MAX_RESAMPLES, MAX_SEED
     from .exposure.split import DEFAULT_SPLIT_SEED, HALVES
 
     split = commands.add_parser("split", help="exposure experiment: split a suite's tasks into halves A and B")

@@ -120,7 +120,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_report_command(commands: Any) -> None:
     """Register ``report`` on ``commands`` (an argparse subparsers object)."""
-    from .options import MAX_RESAMPLES, MAX_SEED, integer
+    from .options import integer
+    from .vocabulary import MAX_RESAMPLES, MAX_SEED
 
     report = commands.add_parser("report", help="render the paper's tables from saved plugin reports")
     report.add_argument("files", nargs="+", type=Path,

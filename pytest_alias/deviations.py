@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .options import SEARCH_BUDGET_LIMITS, search_budget
+from .vocabulary import SEARCH_BUDGET_LIMITS, search_budget
 
 #: The paper's value of each run setting that can deviate from it (attribute name → value).
 PAPER_SETTINGS: dict[str, Any] = {

@@ -14,7 +14,7 @@ from .cir.analysis import hidden_names
 from .grading.cascade import grade_all
 from .grading import shortcuts
 from .verdicts import record_outcome
-from .options import search_budget as search_budget_for
+from .vocabulary import search_budget as search_budget_for
 from .tla.runner import TlaTools
 from .tla.streams import budgets
 

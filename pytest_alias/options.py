@@ -14,35 +14,11 @@ from .errors import UsageProblem
 import argparse
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
-from .vocabulary import CONDITIONS, GRADE_CHOICES, MODES, NAME_RULES, STORE_MODES
+from .vocabulary import (BOOTSTRAP_RESAMPLES, CONDITIONS, GRADE_CHOICES, MAX_NEW_TOKENS, MAX_RENAME_SEEDS, MAX_RESAMPLES, MAX_SAMPLES,
+                         MAX_SEED, MODES, NAME_RULES, SEARCH_BUDGET_LIMITS, STORE_MODES,
+                         TLC_TIMEOUT_S)
 
-#: The closed vocabularies of the run (also used by the command line and the settings).
-MODE_CHOICES = MODES
-NAME_RULE_CHOICES = NAME_RULES
-STORE_CHOICES = STORE_MODES
-CONDITION_CHOICES = CONDITIONS
 PREFILL_CHOICES = ("none", "header")
-
-
-#: Upper limits of the counts a user gives (each refused above its limit with a one-line error naming
-#: it): a count is memory and time, and 10**9 renaming seeds once took 10 GB before any output. Each
-#: lies far above the paper's setting (5 samples, 1 renaming, 10,000 resamples).
-MAX_SAMPLES = 1000
-MAX_RENAME_SEEDS = 100
-MAX_RESAMPLES = 1_000_000
-MAX_NEW_TOKENS = 1_000_000
-MAX_WORKERS = 256
-MAX_MUTANTS = 10_000
-MAX_SEED = 2**63 - 1  # a signed 64-bit integer: what every sampler and record reader takes
-
-#: The behavior grade's whole mapping search is bounded by this many TLC limits (1,200 s at the paper's
-#: 300 s) unless ``--alias-search-budget`` sets it: ALIAS's bound, the paper states none.
-SEARCH_BUDGET_LIMITS = 4
-
-
-def search_budget(budget: float | None, timeout: float) -> float:
-    """The whole-search budget in seconds: ``budget`` when one is set, else the default for a TLC limit of ``timeout``."""
-    return budget if budget is not None else SEARCH_BUDGET_LIMITS * timeout
 
 
 def integer(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -87,10 +63,10 @@ def positive_number(text: str) -> float:
 
 def _conditions(text: str) -> tuple[str, ...]:
     kinds = [part.strip() for part in str(text).split(",") if part.strip()]
-    unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
+    unknown = [kind for kind in kinds if kind not in CONDITIONS]
     if not kinds or unknown:
         raise argparse.ArgumentTypeError(
-            f"must be a comma-separated subset of {', '.join(CONDITION_CHOICES)}, not {text!r}")
+            f"must be a comma-separated subset of {', '.join(CONDITIONS)}, not {text!r}")
     return tuple(dict.fromkeys(kinds))
 
 
@@ -154,19 +130,19 @@ OPTIONS: tuple[Option, ...] = (
            "each verified by SANY/TLC); rates and decreases are averaged over them, with the spread and worst "
            f"case (default 1, the paper's single renaming; at most {MAX_RENAME_SEEDS})", 1,
            integer(1, MAX_RENAME_SEEDS)),
-    Option("timeout", "TLC time limit per run in seconds (default 300)", 300.0, seconds),
+    Option("timeout", "TLC time limit per run in seconds (default 300)", TLC_TIMEOUT_S, seconds),
     Option("mode", "behavior grade: paper (the paper's procedure) or extended (default paper)", "paper",
-           choices=MODE_CHOICES),
+           choices=MODES),
     Option("name-rule", "name grade's cfg binding: paper (appendix H as written: INIT/NEXT/SPECIFICATION point at "
            "the output's Init/Next/Spec whenever it defines them; a missing INVARIANT/PROPERTY names the output's one "
            "other operator, whatever its level) or refined (that operator must fit the section's level, and a cfg's "
            "own INIT/NEXT/SPECIFICATION name the output defines is kept; a deviation every record and the summary "
-           "header name) (default paper)", "paper", choices=NAME_RULE_CHOICES),
+           "header name) (default paper)", "paper", choices=NAME_RULES),
     Option("search-budget", "time budget in seconds of one behavior grade's whole mapping search (default: "
            f"{SEARCH_BUDGET_LIMITS} × the TLC limit, 1,200 s at 300 s); a search it cuts off is the outcome "
            "'search budget spent', no verdict on the output and left out of the rates", None, seconds),
     Option("cache-dir", "folder for the run cache, condition cache and generation store"),
-    Option("store", "generation store mode (default rw)", "rw", choices=STORE_CHOICES),
+    Option("store", "generation store mode (default rw)", "rw", choices=STORE_MODES),
     Option("report", "write a report; format by suffix .json .csv .md .html (repeatable)", kind="list"),
     Option("gate", "fail the session unless EXPR holds, e.g. behavior.decrease.ci_low<=5 (repeatable)",
            kind="list"),
@@ -174,7 +150,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("lora", "a PEFT LoRA adapter folder applied to hf: models"),
     Option("meaningful-maps", "JSON {task id: {old name: new name}} for the meaningful condition"),
     Option("resamples", f"bootstrap resamples for the summary CIs (default 10000, at most {MAX_RESAMPLES:,})",
-           10000, integer(100, MAX_RESAMPLES)),
+           BOOTSTRAP_RESAMPLES, integer(100, MAX_RESAMPLES)),
     Option("prefill", "none (default, the paper's setting): the answer is the model's alone; header: local "
            "models' answers start with '---- MODULE <Name> ----' (in a renamed condition the renamed name), a "
            "deviation from the paper that every record and the summary header name (API models never get it)",

@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .options import MAX_RESAMPLES
+from .vocabulary import BOOTSTRAP_RESAMPLES, MAX_RESAMPLES
 
 __all__ = [
     "POINTS",
@@ -77,7 +77,7 @@ def _scipy_stats() -> Any:
 #: Factor that turns a fraction (rate or rate difference) into percentage points.
 POINTS = 100.0
 
-DEFAULT_RESAMPLES = 10_000
+DEFAULT_RESAMPLES = BOOTSTRAP_RESAMPLES
 
 Outcome = bool | int | float
 

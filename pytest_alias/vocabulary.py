@@ -1,4 +1,5 @@
-"""The words every part of ALIAS shares, defined once (standard library only: the plugin imports it at load).
+"""The words and the paper's settings every part of ALIAS shares, defined once (standard library only:
+the plugin imports it at load).
 
 Order matters where it is used for display and for "the first failing grade": a module gets
 parsed, then checked by name, then by behavior; a condition is the original, then renamed.
@@ -20,6 +21,34 @@ NAME_RULES: tuple[str, ...] = ("paper", "refined")
 CONDITIONS: tuple[str, ...] = ("original", "random", "meaningful")
 #: Generation-store modes: read and write, read only, regenerate, off.
 STORE_MODES: tuple[str, ...] = ("rw", "ro", "refresh", "off")
+
+# --- the paper's settings (section 4, appendices E and P): every default reads these -----------------
+
+#: The time limit of each TLC run, in seconds.
+TLC_TIMEOUT_S: float = 300.0
+#: Bootstrap resamples behind every confidence interval.
+BOOTSTRAP_RESAMPLES: int = 10_000
+#: Samples per task and condition.
+SAMPLES: int = 5
+#: The behavior grade's whole mapping search is bounded by this many TLC limits (1,200 s at the paper's
+#: 300 s) unless ``--alias-search-budget`` sets it: ALIAS's bound, the paper states none.
+SEARCH_BUDGET_LIMITS: int = 4
+
+#: Upper limits of the counts a user gives (each refused above its limit with a one-line error naming
+#: it): a count is memory and time, and 10**9 renaming seeds once took 10 GB before any output. Each
+#: lies far above the paper's setting (5 samples, 1 renaming, 10,000 resamples).
+MAX_SAMPLES = 1000
+MAX_RENAME_SEEDS = 100
+MAX_RESAMPLES = 1_000_000
+MAX_NEW_TOKENS = 1_000_000
+MAX_WORKERS = 256
+MAX_MUTANTS = 10_000
+MAX_SEED = 2**63 - 1  # a signed 64-bit integer: what every sampler and record reader takes
+
+
+def search_budget(budget: float | None, timeout: float) -> float:
+    """The whole-search budget in seconds: ``budget`` when one is set, else the default for a TLC limit of ``timeout``."""
+    return budget if budget is not None else SEARCH_BUDGET_LIMITS * timeout
 
 
 def condition_label(kind: str, rename_seed: int = 0) -> str:

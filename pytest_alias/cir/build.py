@@ -34,6 +34,7 @@ from ..tla.specfiles import IDENTIFIER
 from .analysis import HiddenName, hidden_names, identifier_kind, kept_domain_words, kind_table, similarity
 from .conditions import RenamedCondition, published_condition, random_condition
 from .describe import description_damage, description_rule_names
+from ..vocabulary import TLC_TIMEOUT_S
 
 
 class BuildError(UsageProblem):
@@ -270,7 +271,7 @@ def _count(items: Iterable[str]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def build_task(task: Task, seed: int, tools: TlaTools | None = None, timeout: float = 300.0,
+def build_task(task: Task, seed: int, tools: TlaTools | None = None, timeout: float = TLC_TIMEOUT_S,
                rename_maps: Mapping[str, Mapping[str, str]] | None = None) -> TaskReport:
     """Rename and verify one task: with names drawn from ``seed``, or from its published map in
     ``rename_maps`` when given (a task without one fails with that reason)."""
@@ -369,7 +370,7 @@ def _alive(pid: int) -> bool:
 
 
 def build_test_set(tasks: list[Task], out: Path, *, seed: int = 0, workers: int = 2,
-                   tools: TlaTools | None = None, timeout: float = 300.0,
+                   tools: TlaTools | None = None, timeout: float = TLC_TIMEOUT_S,
                    rename_maps: Mapping[str, Mapping[str, str]] | None = None,
                    suite: str | None = None) -> BuildSummary:
     """Rename and verify every task (in parallel), write both conditions per task and the summary;

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from ..options import MAX_RENAME_SEEDS
+from ..vocabulary import MAX_RENAME_SEEDS, TLC_TIMEOUT_S
 from ..tasks.model import Condition, Task
 from ..tla.launcher import seconds_for_states
 from ..tla.runner import TlaTools
@@ -73,7 +73,7 @@ def rename_seeds(seed: int, count: int) -> list[int]:
 
 
 def random_condition(task: Task, seed: int, *, tools: TlaTools | None = None, verify: bool = True,
-                     timeout: float = 300.0) -> RenamedCondition:
+                     timeout: float = TLC_TIMEOUT_S) -> RenamedCondition:
     """The ``random`` condition: every author identifier gets a seeded random name of the same length."""
     renaming = random_renaming(task.module_map, task.cfg, seed)
     verification = _verified(task, renaming, tools, timeout) if verify else None
@@ -96,7 +96,7 @@ def _mapped(task: Task, kind: str, usable: Mapping[str, str], problems: list[str
 
 
 def meaningful_condition(task: Task, proposed: Mapping[str, str], *, tools: TlaTools | None = None,
-                         verify: bool = True, timeout: float = 300.0) -> RenamedCondition:
+                         verify: bool = True, timeout: float = TLC_TIMEOUT_S) -> RenamedCondition:
     """The ``meaningful`` condition from a proposed map (old → new), applied and verified like CIR.
 
     Names the map proposes for identifiers that are not author-defined are ignored; a map that is not
@@ -109,7 +109,7 @@ def meaningful_condition(task: Task, proposed: Mapping[str, str], *, tools: TlaT
 
 
 def published_condition(task: Task, name_map: Mapping[str, str] | None, *, tools: TlaTools | None = None,
-                        verify: bool = True, timeout: float = 300.0) -> RenamedCondition:
+                        verify: bool = True, timeout: float = TLC_TIMEOUT_S) -> RenamedCondition:
     """The renamed (``random``) condition from a published name map (old → new) instead of the seeded
     generator, so a released test set can be rebuilt exactly.
 

@@ -16,6 +16,7 @@ from ..tla.sidegraph import keeps_graph, plain_check
 from ..tla.streams import GRAPH_CAP
 from ..tla.specfiles import SpecFiles
 from ..tla.tlc import TlcResult
+from ..vocabulary import TLC_TIMEOUT_S
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def verify_renaming(
     renamed_cfg: str | None,
     *,
     tools: TlaTools | None = None,
-    timeout: float = 300.0,
+    timeout: float = TLC_TIMEOUT_S,
 ) -> Verification:
     """Check a renamed copy against its original with strict SANY and TLC state counts."""
     tools = tools or default_tools()

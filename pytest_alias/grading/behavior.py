@@ -22,7 +22,7 @@ TRUE/FALSE for 1/0) confirmed through the INSTANCE substitutions, at a fixed num
 from __future__ import annotations
 
 from ..errors import UsageProblem
-from ..options import search_budget
+from ..vocabulary import search_budget
 
 import math
 import time
@@ -31,7 +31,8 @@ from typing import Any, Callable, Mapping
 
 from ..tasks.model import Condition
 from ..tla.cfg import CfgError, parse_cfg
-from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
+from ..tla.runner import TlaTools, default_tools
+from ..vocabulary import TLC_TIMEOUT_S
 from ..tla.sidegraph import GRAPH_CAP
 from ..tla.modsplit import significant_text
 from ..tla.specfiles import SpecFiles
@@ -102,7 +103,7 @@ _SELF_CHECKS: dict[tuple[str, str, float, str], str | None] = {}
 
 
 def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTools | None = None, *,
-                   timeout: float = DEFAULT_TLC_TIMEOUT, mode: str = "paper", budget: float | None = None,
+                   timeout: float = TLC_TIMEOUT_S, mode: str = "paper", budget: float | None = None,
                    extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
     """Grade ``output_text`` (a model's raw output) by behavior against ``condition``'s reference.
 
@@ -162,7 +163,7 @@ def _self_check_key(condition: Condition, tools: TlaTools, mode: str, timeout: f
 
 
 def reference_self_failure(condition: Condition, tools: TlaTools, *, mode: str = "paper",
-                           timeout: float = DEFAULT_TLC_TIMEOUT) -> str | None:
+                           timeout: float = TLC_TIMEOUT_S) -> str | None:
     """Why ``condition``'s reference fails the behavior grade against itself (None: it passes), once
     per reference, mode, limit and toolchain in a process (each TLC run is cached across processes)."""
     key = _self_check_key(condition, tools, mode, timeout)

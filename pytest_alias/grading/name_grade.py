@@ -13,7 +13,8 @@ from typing import cast
 
 from ..tasks.model import Condition
 from ..tla.cfg import CfgError
-from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
+from ..tla.runner import TlaTools, default_tools
+from ..vocabulary import TLC_TIMEOUT_S
 from .bind import bind_cfg
 from ..tla.sidegraph import plain_check
 from .graphpass import name_check_keeps_graph
@@ -32,7 +33,7 @@ CFG_FAULTS = frozenset({"config_error", "crash"})
 
 
 def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | None = None,
-               timeout: float = DEFAULT_TLC_TIMEOUT, *, extraction: Extraction | None = None,
+               timeout: float = TLC_TIMEOUT_S, *, extraction: Extraction | None = None,
                max_bytes: int = DEFAULT_MAX_BYTES, rule: str = "paper") -> GradeResult:
     """Grade ``output_text`` (a model's raw output) by name under ``condition``.
 

@@ -40,7 +40,8 @@ from ..cir.rename import apply_renaming, collect_identifiers
 from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
 from ..tla.cfg import CfgError, parse_cfg
-from ..tla.runner import DEFAULT_TLC_TIMEOUT, TlaTools, default_tools
+from ..tla.runner import TlaTools, default_tools
+from ..vocabulary import TLC_TIMEOUT_S
 from ..tla.specfiles import SpecFiles
 from .behavior import UnknownModeError
 from .guard import WRITER_MODULES, WRITER_OPERATORS, writer_use  # noqa: F401 - re-exported
@@ -86,7 +87,7 @@ def available_modes() -> tuple[str, ...]:
 
 
 def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, mode: str = "paper",
-                  tools: TlaTools | None = None, timeout: float = DEFAULT_TLC_TIMEOUT,
+                  tools: TlaTools | None = None, timeout: float = TLC_TIMEOUT_S,
                   max_bytes: int = DEFAULT_MAX_BYTES, extraction: Extraction | None = None,
                   name_rule: str = "paper", search_budget: float | None = None) -> GradeResult:
     """Grade one raw output with ``grade`` (parse, name or behavior) under ``condition``; never crash.
@@ -235,7 +236,7 @@ def _sibling(tools: TlaTools) -> TlaTools:
 
 
 def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "paper", seed: int = 0,
-                  mutant_limit: int = 40, timeout: float = DEFAULT_TLC_TIMEOUT, mutant_timeout: float = 60.0,
+                  mutant_limit: int = 40, timeout: float = TLC_TIMEOUT_S, mutant_timeout: float = 60.0,
                   max_states: int | None = None) -> TaskValidation:
     """Grade every control of ``task`` (see the module docstring); never raises for a task's content.
 
@@ -410,7 +411,7 @@ class ValidationTable:
 
 def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mode: str = "paper",
                     workers: int = 2, seed: int = 0, mutant_limit: int = 40,
-                    timeout: float = DEFAULT_TLC_TIMEOUT, mutant_timeout: float = 60.0, max_states: int | None = None,
+                    timeout: float = TLC_TIMEOUT_S, mutant_timeout: float = 60.0, max_states: int | None = None,
                     progress: Callable[[TaskValidation], None] | None = None) -> ValidationTable:
     """Table J.1 for ``tasks``: every task's controls, ``workers`` tasks at a time (threads).
 

@@ -13,7 +13,7 @@ from collections import defaultdict
 from typing import Any, Iterable, Mapping
 
 from .. import stats
-from ..vocabulary import CONDITIONS, GRADES
+from ..vocabulary import BOOTSTRAP_RESAMPLES, CONDITIONS, GRADES
 from ..records import Aggregate, Decrease, GradeAggregate, Rate
 from ..verdicts import graded_verdict
 from .meaningful import meaningful_comparison
@@ -21,7 +21,6 @@ from .seeds import record_seed, seed_analysis, seed_indices
 
 AGGREGATE_SCHEMA = 1
 GRADE_ORDER = GRADES
-CONDITION_ORDER = CONDITIONS
 
 
 def task_rates(records: Iterable[Mapping[str, Any]], model: str, grade: str, condition: str, *,
@@ -107,7 +106,7 @@ def lenient_parse_rates(records: Iterable[dict[str, Any]], model: str, condition
     return {task: stats.pass_rate(values) for task, values in sorted(outcomes.items())}
 
 
-def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: int = 0,
+def aggregate(records: list[dict[str, Any]], *, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
               margin: float = 0.05, covered: Iterable[str] | None = None) -> Aggregate:
     """The whole aggregate (JSON-ready) of a run's records; with ``covered`` (the tasks the behavior
     grade covers), the name and behavior grades also get their rates and decreases on those tasks."""
@@ -118,7 +117,7 @@ def aggregate(records: list[dict[str, Any]], *, resamples: int = 10_000, seed: i
     for model in models:
         mine = [r for r in records if r["model"] == model]
         grades = [g for g in GRADE_ORDER if any(g in r["grades"] for r in mine)]
-        conditions = [c for c in CONDITION_ORDER if any(r["condition"] == c for r in mine)]
+        conditions = [c for c in CONDITIONS if any(r["condition"] == c for r in mine)]
         # A record without the field (hand-made, older) joins neither side of the split.
         hidden = {r["task"] for r in mine if r["condition"] == "original" and r.get("has_hidden_names") is True}
         stated = {r["task"] for r in mine if r["condition"] == "original" and r.get("has_hidden_names") is False}

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from rapidfuzz.distance import Levenshtein
 
-from .aggregate import CONDITION_ORDER, task_rates
+from .aggregate import CONDITIONS, task_rates
 
 def caption(found: Mapping[str, Any]) -> str:
     """What an agreement table's numbers are, with the caveat."""
@@ -64,7 +64,7 @@ def sample_agreement(texts: Sequence[str]) -> dict[str, Any] | None:
 def _ordered(conditions: Iterable[str]) -> list[str]:
     """The conditions in the reports' order (original first)."""
     present = set(conditions)
-    return [c for c in CONDITION_ORDER if c in present] + sorted(present - set(CONDITION_ORDER))
+    return [c for c in CONDITIONS if c in present] + sorted(present - set(CONDITIONS))
 
 
 def agreement(outputs: Iterable[tuple[str, str, str, str]]) -> dict[str, Any]:

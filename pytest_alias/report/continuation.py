@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import stats
 from .aggregate import task_rates
+from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 LONG_RUN = 50  # tokens; the same threshold as ``tla-alias continuation``'s ``long_run``
 PERCENTILE = 95
@@ -68,7 +69,7 @@ def renamed_percentile(runs: Mapping[str, int], percentile: float = PERCENTILE) 
 
 
 def predicts(runs: Mapping[str, Mapping[str, int]], records: Sequence[Mapping[str, Any]], graded: str, grade: str, *,
-             renamed: str = "random", resamples: int = 10_000, seed: int = 0) -> dict[str, Any] | None:
+             renamed: str = "random", resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> dict[str, Any] | None:
     """The three tests for one records model and grade, or None when fewer than 3 tasks have everything."""
     original = task_rates(records, graded, grade, "original")
     changed = task_rates(records, graded, grade, renamed)
@@ -92,7 +93,7 @@ def predicts(runs: Mapping[str, Mapping[str, int]], records: Sequence[Mapping[st
 
 def continuation_analysis(rows: Sequence[Mapping[str, Any]], records: Sequence[Mapping[str, Any]], *,
                           grades: Sequence[str] = ("name", "behavior"), renamed: str = "random",
-                          resamples: int = 10_000, seed: int = 0) -> list[dict[str, Any]]:
+                          resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> list[dict[str, Any]]:
     """Appendix L per continuation model: long runs on originals and renamed copies, and for each
     records model and grade the three tests of :func:`predicts`."""
     out = []

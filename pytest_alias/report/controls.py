@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .. import stats
 from .aggregate import task_rates
 from ..verdicts import graded_verdict
+from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 KNOWN_NAMES_FILE = Path(__file__).resolve().parents[1] / "data" / "known_names.json"
 LISTS = ("fixed", "broader")
@@ -78,7 +79,7 @@ def marked_tasks(records: Iterable[Mapping[str, Any]], kind: str = "fixed") -> s
 
 
 def known_name_comparison(records: Sequence[Mapping[str, Any]], model: str, grade: str, *, kind: str = "fixed",
-                          renamed: str = "random", tasks: Iterable[str] | None = None, resamples: int = 10_000,
+                          renamed: str = "random", tasks: Iterable[str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES,
                           seed: int = 0) -> dict[str, Any] | None:
     """Appendix M for one model and grade: original rate and decrease of marked vs other tasks, and a
     permutation test on the difference between the two mean decreases (points); only over ``tasks``
@@ -110,7 +111,7 @@ def known_name_comparison(records: Sequence[Mapping[str, Any]], model: str, grad
 
 
 def disagreements(records: Sequence[Mapping[str, Any]], model: str, *, renamed: str = "random",
-                  tasks: Iterable[str] | None = None, resamples: int = 10_000, seed: int = 0,
+                  tasks: Iterable[str] | None = None, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                   margin: float = 5.0) -> dict[str, Any] | None:
     """Appendix P for one model: samples that pass only the behavior or only the name grade, per
     condition (behavior-only passes with the hidden names their task requires), and the upper bound:

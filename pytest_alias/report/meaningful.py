@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from .. import stats
+from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 
 def meaningful_comparison(rates: Mapping[str, Mapping[str, float]], tasks: Iterable[str] | None = None, *,
-                          resamples: int = 10_000, seed: int = 0, margin: float = 0.05) -> dict[str, Any] | None:
+                          resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0, margin: float = 0.05) -> dict[str, Any] | None:
     """Rates (percent) and random − meaningful (points) on the meaningful-valid tasks, or None without any.
 
     ``rates`` maps condition → task → pass fraction (``random`` and ``meaningful`` needed, ``original``

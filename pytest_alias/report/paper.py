@@ -28,6 +28,7 @@ from .seeds import SEED_CAPTION, seed_rows, seed_table
 from .tables import decrease_rows, p_value, rate_rows
 from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, Evidence, \
     agreement_evidence, anchor, upper_bound, verdict_data, verdict_evidence, verdict_reading
+from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 
 @dataclass
@@ -307,7 +308,7 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
                        exposure: Callable[[list[dict[str, Any]], int, int, set[str] | None],
                                           tuple[str, Mapping[str, Any]]] | None = None,
                        continuation_rows: Sequence[dict[str, Any]] = (), ids: Sequence[str] | None = None,
-                       resamples: int = 10_000, seed: int = 0, run: Mapping[str, Any] | None = None,
+                       resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0, run: Mapping[str, Any] | None = None,
                        evidence: Sequence[Evidence] = ()) -> PaperReport:
     """Every section the inputs support. ``run`` is a plugin run's metadata (its settings and
     coverage): with it the rates and decreases are the run's summary's, covered-task rows included;

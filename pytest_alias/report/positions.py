@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
 from .outcomes import graded_verdict
+from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 
 def position_passes(records: Iterable[Mapping[str, Any]], model: str, grade: str, condition: str
@@ -38,7 +39,7 @@ def position_passes(records: Iterable[Mapping[str, Any]], model: str, grade: str
 
 
 def position_decreases(records: Sequence[Mapping[str, Any]], model: str, grade: str, *, renamed: str = "random",
-                       resamples: int = 10_000, seed: int = 0) -> list[dict[str, Any]]:
+                       resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0) -> list[dict[str, Any]]:
     """One row per sample position present in both conditions: n, both rates (percent), the decrease
     (points) with its 95% CI, tasks that fell and rose, and the sign-test p."""
     original = position_passes(records, model, grade, "original")

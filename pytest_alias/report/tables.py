@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .aggregate import CONDITION_ORDER
+from ..vocabulary import CONDITIONS
 from .seeds import SEED_CAPTION, seed_table
 
 
@@ -46,7 +46,7 @@ def rate_rows(model_entry: Mapping[str, Any]) -> tuple[list[str], list[list[str]
     column headed by the number of tasks it averages over; a cell over fewer tasks says its own n
     (a grade without a cfg to use, or samples without a verdict, leave tasks out)."""
     grades = model_entry["grades"]
-    conditions = [c for c in CONDITION_ORDER if any(c in g["rates"] for g in grades.values())]
+    conditions = [c for c in CONDITIONS if any(c in g["rates"] for g in grades.values())]
     counts = {c: max((g["rates"].get(c, {}).get("tasks", 0) for g in grades.values()), default=0) for c in conditions}
     header = ["grade (pass rate)", *(f"{c} (n={counts[c]})" if counts[c] else c for c in conditions)]
 

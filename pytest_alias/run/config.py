@@ -17,7 +17,7 @@ from ..errors import UsageProblem
 from ..report.files import REPORT_SUFFIXES
 from ..report.gates import Gate, GateError, parse_gate
 from ..tla.specfiles import IDENTIFIER
-from ..vocabulary import GRADE_CHOICES, GRADES
+from ..vocabulary import BOOTSTRAP_RESAMPLES, GRADES, GRADE_CHOICES, TLC_TIMEOUT_S
 
 
 def selected_grades(value: str) -> list[str]:
@@ -113,7 +113,7 @@ class RunConfig:
     samples: int = 5
     seed: int = 0
     rename_seeds: int = 1  # renamings per task (random condition); the paper renames once
-    timeout: float = 300.0
+    timeout: float = TLC_TIMEOUT_S
     timeout_from_reference: float | None = None  # K: a per-task TLC limit, K × the reference's check time
     mode: str = "paper"
     name_rule: str = "paper"  # the name grade's cfg binding: appendix H as written; "refined" is a deviation
@@ -123,7 +123,7 @@ class RunConfig:
     reports: tuple[Path, ...] = ()
     gates: tuple[Gate, ...] = ()
     no_fail: bool = False
-    resamples: int = 10_000
+    resamples: int = BOOTSTRAP_RESAMPLES
     meaningful_maps: dict[str, dict[str, str]] = field(default_factory=dict)
     lora: str | None = None
     prefill: str = "none"  # the paper gives no prefill; "header" is an explicit deviation
@@ -200,7 +200,7 @@ class RunConfig:
     def search_budget_s(self) -> float:
         """The behavior search's whole budget at the run's TLC limit (per task, under
         ``--alias-timeout-from-reference`` with no budget set, it follows each task's limit)."""
-        from ..options import search_budget
+        from ..vocabulary import search_budget
 
         return search_budget(self.search_budget, self.timeout)
 

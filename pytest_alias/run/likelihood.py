@@ -27,14 +27,15 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
     token's log-probability and z-score in the rows.
     """
     from ..models.local import LocalModel
-    from ..options import CONDITION_CHOICES, defaults
+    from ..options import defaults
+    from ..vocabulary import CONDITIONS
     from ..progress import Progress
 
     check_ratio(min_k)  # before the model loads
     check_output_file(out, "out")  # a link, FIFO or folder: refused now, not after the scoring
-    unknown = [kind for kind in kinds if kind not in CONDITION_CHOICES]
+    unknown = [kind for kind in kinds if kind not in CONDITIONS]
     if unknown or not kinds:
-        raise UsageProblem(f"{{flag}}: choose from {', '.join(CONDITION_CHOICES)}, not {','.join(kinds) or 'nothing'}",
+        raise UsageProblem(f"{{flag}}: choose from {', '.join(CONDITIONS)}, not {','.join(kinds) or 'nothing'}",
                            option="conditions")
     if "meaningful" in kinds and not meaningful_maps:
         raise UsageProblem("{flag} meaningful needs {flag:meaningful-maps} (a JSON file {task id: {old name: new name}})",

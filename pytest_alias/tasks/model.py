@@ -7,13 +7,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..options import CONDITION_CHOICES
+from ..vocabulary import CONDITIONS
 from ..vocabulary import condition_label
 from ..tla.specfiles import SpecFiles
 
 #: Bump when the meaning of a Task/Condition field changes: cache keys include it.
 TASK_SCHEMA_VERSION = 1
-CONDITION_KINDS = CONDITION_CHOICES  # one vocabulary: the plugin's option table
 
 
 def _frozen_items(mapping: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
@@ -94,8 +93,8 @@ class Condition(_ModuleTexts):
     rename_seed: int = 0
 
     def __post_init__(self) -> None:
-        if self.kind not in CONDITION_KINDS:
-            raise ValueError(f"condition kind must be one of {', '.join(CONDITION_KINDS)}, not {self.kind!r}")
+        if self.kind not in CONDITIONS:
+            raise ValueError(f"condition kind must be one of {', '.join(CONDITIONS)}, not {self.kind!r}")
         if isinstance(self.modules, Mapping):
             object.__setattr__(self, "modules", _frozen_items(self.modules))
         if isinstance(self.name_map, Mapping):

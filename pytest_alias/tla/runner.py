@@ -32,8 +32,8 @@ from .specfiles import SpecFiles, Staged, stage
 from .streams import GRAPH_CAP, MB, budgets, disk_fault, graph_cap, tree_size
 from .tlc import TlcResult, classify
 from .toolchain import Toolchain, ToolchainError, find_toolchain
+from ..vocabulary import TLC_TIMEOUT_S
 
-DEFAULT_TLC_TIMEOUT = 300.0
 DEFAULT_SANY_TIMEOUT = 60.0
 #: Fixed fingerprint polynomial and seed: the same spec gives the same run.
 PINNED_FLAGS = ("-fp", "0", "-seed", "0")
@@ -207,7 +207,7 @@ class TlaTools:
         *,
         workers: int = 1,
         deadlock: bool = True,
-        timeout: float = DEFAULT_TLC_TIMEOUT,
+        timeout: float = TLC_TIMEOUT_S,
         dump_graph: bool = False,
         flags: Sequence[str] = (),
     ) -> TlcResult:
@@ -217,21 +217,21 @@ class TlaTools:
         return result
 
     def state_graph(
-        self, spec: SpecFiles, *, workers: int = 1, deadlock: bool = True, timeout: float = DEFAULT_TLC_TIMEOUT
+        self, spec: SpecFiles, *, workers: int = 1, deadlock: bool = True, timeout: float = TLC_TIMEOUT_S
     ) -> tuple[TlcResult, StateGraph | None]:
         """Run TLC with ``-dump dot`` and return its verdict and the reachable state graph (None when TLC
         wrote none, was stopped by ``timeout``, or wrote more than :data:`MAX_DOT_BYTES`)."""
         result, dot = self._tlc(spec, workers=workers, deadlock=deadlock, timeout=timeout, dump_graph=True, flags=())
         return result, (parse_dot(dot) if dot else None)
 
-    def cached_tlc_seconds(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT) -> float | None:
+    def cached_tlc_seconds(self, spec: SpecFiles, *, timeout: float = TLC_TIMEOUT_S) -> float | None:
         """The seconds a cached plain TLC check of ``spec`` (its cfg, one worker, deadlock checked) took,
         or None when none is cached; never runs TLC. The same check run with its graph kept on the side
         counts (a reference's verification keeps one; its seconds include the dump)."""
         entry = self._cached_plain_entry(spec, timeout)
         return float(entry["seconds"]) if entry is not None else None
 
-    def cached_check(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT) -> TlcResult | None:
+    def cached_check(self, spec: SpecFiles, *, timeout: float = TLC_TIMEOUT_S) -> TlcResult | None:
         """The verdict of a cached plain TLC check of ``spec`` (as :meth:`cached_tlc_seconds` finds it),
         or None when none is cached; never runs TLC."""
         entry = self._cached_plain_entry(spec, timeout)
@@ -244,7 +244,7 @@ class TlaTools:
         entry = self._cached_plain_check(spec, timeout, dump_graph=False)
         return entry if entry is not None else self._kept_graph_entry(spec, timeout, GRAPH_CAP)
 
-    def graph_kept(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT, cap: int) -> bool:
+    def graph_kept(self, spec: SpecFiles, *, timeout: float = TLC_TIMEOUT_S, cap: int) -> bool:
         """Whether a cached :meth:`check_keeping_graph` run of ``spec`` kept its graph within ``cap``
         (read from the cache entry alone: never runs TLC, never parses the graph)."""
         return self._kept_graph_entry(spec, timeout, cap) is not None
@@ -270,7 +270,7 @@ class TlaTools:
             return None
         return self._tlc_key(spec, cfg_text, _tlc_flags(1, cfg_flags, (), True), dump_graph, timeout)
 
-    def check_keeping_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT,
+    def check_keeping_graph(self, spec: SpecFiles, *, timeout: float = TLC_TIMEOUT_S,
                             cap: int) -> TlcResult:
         """:meth:`tlc`'s verdict on ``spec`` (its cfg, one worker, deadlock checked), with the state
         graph dumped on the side and cached with it (see :meth:`kept_graph`) when the dump stays
@@ -278,7 +278,7 @@ class TlaTools:
         without one."""
         return self.tlc_keeping_graph(spec, timeout=timeout, cap=cap, parse=False)[0]
 
-    def tlc_keeping_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT, cap: int,
+    def tlc_keeping_graph(self, spec: SpecFiles, *, timeout: float = TLC_TIMEOUT_S, cap: int,
                           deadlock: bool = True, parse: bool = True,
                           rerun: bool = True) -> tuple[TlcResult, LabelGraph | None]:
         """:meth:`tlc`'s verdict (one worker) and, when ``parse`` and the run ended without error with a
@@ -311,7 +311,7 @@ class TlaTools:
             self._graphs[key] = graph
         return self._graphs[key]
 
-    def kept_graph(self, spec: SpecFiles, *, timeout: float = DEFAULT_TLC_TIMEOUT,
+    def kept_graph(self, spec: SpecFiles, *, timeout: float = TLC_TIMEOUT_S,
                    cap: int) -> tuple[TlcResult, LabelGraph] | None:
         """The verdict and complete state graph of a cached :meth:`check_keeping_graph` run of ``spec``
         that ended without error, or None; never runs TLC. Graphs read once are kept per process."""
