@@ -1,17 +1,29 @@
 """A run of the paper's shape graded through the plugin, shortcuts off and on in the same run.
 
-    python benchmarks/bench_paper_scale.py [--suite builtin] [--tasks N | --task-ids ID,ID] [--quick]
-                                           [--samples 5] [--timeout 300] [--workers 2] [--json OUT.json]
+    python benchmarks/bench_paper_scale.py [--workload real|synthetic|both] [--suite builtin]
+                                           [--tasks N | --task-ids ID,ID] [--quick] [--samples 5]
+                                           [--timeout 300] [--workers 2] [--json OUT.json]
                                            [--before CHECKOUT | --only-on] [--max-runtime SECONDS]
 
-On ``--suite examples:PATH`` (a tlaplus/Examples clone), ``--max-runtime S`` keeps only the models
-whose manifest records an exhaustive run of at most S seconds (with ``--tasks``/``--task-ids``, only
-the chosen ones among them): every arm prepares its conditions (renaming, then SANY and TLC of both
-copies) and self-checks its references for the whole suite it is given, and a few of the clone's
-models run for minutes, so the workload and the arms use a scratch copy of the clone holding only
-those models.
+Two workloads, each graded by the same arms (below); ``--workload both`` runs both and prints each
+one's figures and a closing table that sets them side by side (wall time, seconds per verdict,
+verdict identity). The default is ``real`` when ``benchmarks/data/tlabench_real/`` exists, else
+``synthetic``.
 
-Workload: every chosen task with a cfg, in the original and random conditions, ``--samples`` samples each
+Real workload (``--workload real``): real model outputs released by TLA+-Bench
+(``benchmarks/data/tlabench_real/``, see its SOURCE.md: GPT-5 and an open model on TLA+-Bench's
+evaluation specifications), replayed against the task folder laid out beside them
+(``--alias-suite=tlabench:benchmarks/data/tlabench_real?ids=...``, one ``--alias-model=replay:FILE``
+per model, every grade). The outputs were written for the original specifications only, so this
+workload is original-condition only (``--alias-conditions=original``): a renamed condition would
+have no recorded text to replay. ``--tasks N`` keeps the first N task ids (in numeric order) that
+have outputs, ``--task-ids`` the ids named; ``--samples`` and ``--suite`` do not apply (each model
+replays every sample the data holds). Each output's kind in the per-kind figures is its model.
+
+Synthetic workload (``--workload synthetic``, unchanged): outputs made from each condition's own
+reference, described next.
+
+Synthetic workload: every chosen task with a cfg, in the original and random conditions, ``--samples`` samples each
 (the paper: 2 conditions × 5 samples), every grade (``--alias-grade=all``). Outputs are made from each
 condition's own reference, mixed as real model outputs are (per output, drawn with a fixed seed):
 
@@ -33,12 +45,13 @@ tasks and TLC on about 30% (here 85% reach SANY's success and about 30% are copi
 copies, which pass TLC); a further 30% of samples after the first repeat the first sample's text
 (models at temperature repeat themselves on small specs).
 
-Both arms replay the same file through ``pytest --alias-model=replay:FILE -n WORKERS`` from an empty
-cache of their own, first with ``ALIAS_SHORTCUTS=off`` (the plain grading), then with the shortcuts
+Both arms (each workload) replay the same file(s) through ``pytest --alias-model=replay:FILE -n WORKERS``
+from an empty cache of their own, first with ``ALIAS_SHORTCUTS=off`` (the plain grading), then with the shortcuts
 on; the script prints each arm's wall time, outputs and verdicts per minute, seconds per verdict,
 per grade and per output kind, SANY/TLC launches (JVM runs), cache hits, the ten slowest items and
 peak memory, then the ratio, and exits 1 unless every item got the same verdict (passed and reason
-per grade).
+per grade) in every workload run. ``--before CHECKOUT`` adds a third arm graded by that checkout's
+code (its pass/fail is compared with the shortcuts-on arm's).
 """
 
 from __future__ import annotations
@@ -56,7 +69,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pytest_alias.grading.mutants import generate_mutants
 from pytest_alias.run.config import RunConfig
@@ -70,6 +83,8 @@ from bench_grading import rotate_declarations  # noqa: E402 - a sibling script
 #: Output kind → weight (percent), in the order the docstring's table gives.
 MIX: dict[str, int] = {"copy": 15, "rewrite": 12, "slow": 4, "missing_name": 23, "mutant": 31, "parse_error": 7,
                        "truncated": 4, "prose": 4}
+#: The real workload's data: TLA+-Bench's released outputs and the task folder they answer.
+REAL_DATA = Path(__file__).resolve().parent / "data" / "tlabench_real"
 #: Chance that a sample after the first repeats the first sample's text.
 REPEAT = 0.3
 #: An ASSUME that TLC evaluates at start-up of every run (a few seconds on one core).
@@ -206,20 +221,39 @@ def build_workload(workspace: Workspace, task_ids: list[str] | None, tasks: int 
     return lines, chosen
 
 
-def run_arm(name: str, folder: Path, replay: Path, args: argparse.Namespace, chosen: list[str]) -> dict[str, Any]:
-    """One arm: the plugin over the replay file from an empty cache; wall time, records, launches."""
+class Workload(NamedTuple):
+    """What the arms grade: the suite, the replay file(s), the chosen task ids, each output's kind
+    (by model name, task, condition and sample) and the run's conditions and samples."""
+
+    name: str
+    suite: str
+    replays: list[Path]
+    chosen: list[str]
+    kinds: dict[tuple[str, str, str, int], str]
+    conditions: tuple[str, ...]
+    samples: int
+    mix: dict[str, int]
+
+
+def run_arm(name: str, folder: Path, workload: Workload, args: argparse.Namespace) -> dict[str, Any]:
+    """One arm: the plugin over the workload's replay file(s) from an empty cache; wall time, records,
+    launches."""
     arm = folder / name
-    arm.mkdir()
+    arm.mkdir(parents=True)
     (arm / "conftest.py").write_text(LAUNCH_COUNTER)
     report = arm / "run.json"
     launches = arm / "launches.jsonl"
-    env = {**os.environ, "ALIAS_SHORTCUTS": "off" if name == "off" else "on", "ALIAS_BENCH_LAUNCHES": str(launches)}
-    if name == "before":  # another checkout's code, as it grades by default
+    env = {**os.environ, "ALIAS_SHORTCUTS": "off" if name.endswith("off") else "on",
+           "ALIAS_BENCH_LAUNCHES": str(launches)}
+    if name.endswith("before"):  # another checkout's code, as it grades by default
         env["PYTHONPATH"] = os.pathsep.join([str(args.before), *filter(None, [os.environ.get("PYTHONPATH")])])
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--alias-suite={args.suite}",
-               f"--alias-model=replay:{replay}", "--alias-grade=all", f"--alias-samples={args.samples}",
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", f"--alias-suite={workload.suite}",
+               *(f"--alias-model=replay:{replay}" for replay in workload.replays), "--alias-grade=all",
+               f"--alias-samples={workload.samples}", f"--alias-conditions={','.join(workload.conditions)}",
                f"--alias-timeout={args.timeout:g}", f"--alias-cache-dir={arm / 'cache'}", f"--alias-report={report}",
-               "--alias-no-fail", "-n", str(args.workers), "-k", " or ".join(chosen)]
+               "--alias-no-fail", "-n", str(args.workers)]
+    if workload.name == "synthetic":
+        command += ["-k", " or ".join(workload.chosen)]
     print(f"arm {name}: {' '.join(command[3:])}", file=sys.stderr)
     started = time.perf_counter()
     proc = subprocess.run(command, cwd=arm, env=env, capture_output=True, text=True)
@@ -235,9 +269,20 @@ def run_arm(name: str, folder: Path, replay: Path, args: argparse.Namespace, cho
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
 
 
-def figures(arm: dict[str, Any], kinds: dict[tuple[str, str, int], str]) -> dict[str, Any]:
-    """What the issue asks for, from one arm's records (``kinds``: each output's kind, by task,
-    condition and sample)."""
+def _model_name(record: dict[str, Any]) -> str:
+    """A record's model as the workload names it: a replay file's stem (``gpt-5``), else its spec."""
+    model = str(record.get("model") or "")
+    return Path(model.removeprefix("replay:")).stem if model.startswith("replay:") else model
+
+
+def _kind(kinds: dict[tuple[str, str, str, int], str], record: dict[str, Any]) -> str:
+    key = (record["task"], record["condition"], record["sample"])
+    return kinds.get((_model_name(record), *key)) or kinds.get(("", *key), "?")
+
+
+def figures(arm: dict[str, Any], kinds: dict[tuple[str, str, str, int], str]) -> dict[str, Any]:
+    """What the issue asks for, from one arm's records (``kinds``: each output's kind, by model name
+    (empty for the synthetic workload's one replay file), task, condition and sample)."""
     records = arm["records"]
     verdicts = [(grade, entry) for r in records for grade, entry in r["grades"].items()
                 if not entry.get("not_applicable") and not entry.get("not_gradeable")]
@@ -257,7 +302,7 @@ def figures(arm: dict[str, Any], kinds: dict[tuple[str, str, int], str]) -> dict
                                                                for attempt in details.get("attempts") or ())
     per_kind: Counter[str] = Counter()
     for r in records:
-        per_kind[kinds.get((r["task"], r["condition"], r["sample"]), "?")] += r["timings"]["grading_s"]
+        per_kind[_kind(kinds, r)] += r["timings"]["grading_s"]
     minutes = arm["wall_s"] / 60
     slowest = sorted(records, key=lambda r: -r["timings"]["grading_s"])[:10]
     grade_seconds = sum(per_grade.values())
@@ -287,10 +332,10 @@ def _stages(records: list[dict[str, Any]], counted: dict[str, Any]) -> dict[str,
             "jvm_start": counted.get("jvm_start_s", 0.0), "python_and_cache": round(grading - sany - tlc, 1)}
 
 
-def item_rows(records: list[dict[str, Any]], kinds: dict[tuple[str, str, int], str]) -> list[dict[str, Any]]:
+def item_rows(records: list[dict[str, Any]], kinds: dict[tuple[str, str, str, int], str]) -> list[dict[str, Any]]:
     """One row per item for ``--json`` (where a run's time went, item by item): its kind, grading, SANY
     and TLC seconds, and each grade's pass/fail and seconds."""
-    return [{"id": r["id"], "kind": kinds.get((r["task"], r["condition"], r["sample"]), "?"),
+    return [{"id": _item_key(r), "kind": _kind(kinds, r),
              **{key: round(r["timings"].get(key, 0.0), 2) for key in ("grading_s", "sany_s", "tlc_s")},
              "grades": {g: [e.get("passed"), round(e.get("seconds", 0.0), 2)] for g, e in r["grades"].items()}}
             for r in records]
@@ -306,64 +351,99 @@ def verdict_reason(reason: str | None) -> str | None:
     return _COUNTEREXAMPLE.sub("counterexample", reason) if reason else reason
 
 
+def _item_key(record: dict[str, Any]) -> str:
+    """An item's id, with its model's name when the record names one (a run may replay several models,
+    whose items share ids)."""
+    model = _model_name(record)
+    return f"{model}:{record['id']}" if model else record["id"]
+
+
 def differences(off: list[dict[str, Any]], on: list[dict[str, Any]], *, passed_only: bool = False) -> list[str]:
     """Items whose verdict (passed and reason of each grade, see :func:`verdict_reason`; ``passed_only``:
     passed) differs between the arms."""
     def verdicts(records: list[dict[str, Any]]) -> dict[str, Any]:
-        return {r["id"]: {g: e["passed"] if passed_only else (e["passed"], verdict_reason(e["reason"]))
-                          for g, e in r["grades"].items()} for r in records}
+        return {_item_key(r): {g: e["passed"] if passed_only else (e["passed"], verdict_reason(e["reason"]))
+                               for g, e in r["grades"].items()} for r in records}
     a, b = verdicts(off), verdicts(on)
     found = [f"{key}: only in one arm" for key in sorted(set(a) ^ set(b))]
     found += [f"{key}: off {a[key]} / on {b[key]}" for key in sorted(set(a) & set(b)) if a[key] != b[key]]
     return found
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--suite", default="builtin", help="builtin, or examples:PATH (a tlaplus/Examples clone)")
-    parser.add_argument("--tasks", type=int, default=None, help="only the first N tasks with a cfg")
-    parser.add_argument("--task-ids", default=None, help="only these task ids (ID,ID,...)")
-    parser.add_argument("--quick", action="store_true", help="4 tasks, 2 samples: a smoke run of a few minutes")
-    parser.add_argument("--samples", type=int, default=5)
-    parser.add_argument("--timeout", type=float, default=300.0, help="TLC limit per run (the paper's 300 s)")
-    parser.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (-n)")
-    parser.add_argument("--json", type=Path, default=None, help="also write every figure and row here")
-    parser.add_argument("--only-on", action="store_true",
-                        help="only the arm with the shortcuts on (to see how --workers scales; no comparison)")
-    parser.add_argument("--max-runtime", type=float, default=None,
-                        help="examples suites only: keep the models whose manifest runtime is at most this many seconds")
-    parser.add_argument("--before", type=Path, default=None,
-                        help="a checkout of earlier code (e.g. `git worktree add /tmp/before COMMIT`): a third arm "
-                             "grades the same workload with it, for a before/after ratio in the same run")
-    args = parser.parse_args()
-    if args.quick:
-        args.tasks, args.samples = args.tasks or 4, 2
-    task_ids = args.task_ids.split(",") if args.task_ids else None
-    with tempfile.TemporaryDirectory(prefix="alias-paper-scale-") as scratch:
-        folder = Path(scratch)
-        if args.max_runtime is not None:
-            if not args.suite.startswith("examples:"):
-                parser.error("--max-runtime needs --suite examples:PATH")
-            clone = Path(args.suite.removeprefix("examples:"))
-            fast = fast_examples(clone, args.max_runtime, folder / "fast")
-            if args.tasks is not None or task_ids:
-                # Only the chosen models: the workload and every arm prepare (and self-check) no other.
-                usable = sorted((task for task in load_suite(f"examples:{fast}") if task.cfg is not None
-                                 and (not task_ids or task.id in task_ids)), key=lambda task: task.id)
-                wanted = {str(dict(task.extra)["model"]) for task in usable[:args.tasks]}
-                fast = fast_examples(clone, args.max_runtime, folder / "chosen", wanted)
-            args.suite = f"examples:{fast}"
-        workspace = Workspace(RunConfig(suite=args.suite, samples=args.samples, cache_dir=folder / "build-cache"))
-        lines, chosen = build_workload(workspace, task_ids, args.tasks, args.samples)
-        replay = folder / "outputs.jsonl"
-        replay.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "kind"}) + "\n" for line in lines))
-        mix = Counter(line["kind"].split(":")[0] if not line["kind"].startswith("repeat") else "repeat"
-                      for line in lines)
-        print(f"{len(chosen)} tasks, {len(lines)} outputs; mix: {dict(sorted(mix.items()))}", file=sys.stderr)
-        names = ("before", "off", "on") if args.before else ("on",) if args.only_on else ("off", "on")
-        arms = {name: run_arm(name, folder, replay, args, chosen) for name in names}
-    kinds = {(line["task"], line["condition"], line["sample"]): line["kind"] for line in lines}
-    results = {name: figures(arm, kinds) for name, arm in arms.items()}
+def load_real_outputs(data: Path = REAL_DATA) -> list[dict[str, Any]]:
+    """The real workload's outputs (``outputs.jsonl``: task, model, sample, text, the released verdicts…)."""
+    return [json.loads(line) for line in (data / "outputs.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def real_workload(folder: Path, task_ids: list[str] | None, tasks: int | None, data: Path = REAL_DATA) -> Workload:
+    """The released outputs of the chosen tasks as one replay file per model, original condition only,
+    each line stamped with the version of the condition it answers (so the replay checks it)."""
+    outputs = load_real_outputs(data)
+    ids = sorted({row["task"] for row in outputs if not task_ids or row["task"] in task_ids}, key=_natural)
+    chosen = ids[:tasks] if tasks is not None else ids
+    # The ids go in a file: a long ?ids=a,b,... list fails as a path look-up (ENAMETOOLONG) in the suite loader.
+    id_file = folder / "task-ids.json"
+    id_file.write_text(json.dumps(chosen))
+    suite = f"tlabench:{data}?ids={id_file}"
+    workspace = Workspace(RunConfig(suite=suite, samples=1, conditions=("original",), cache_dir=folder / "build-cache"))
+    versions = {task.id: condition.version for task, prepared in workspace.prepared_conditions()
+                for condition, _ in prepared if condition is not None}
+    replays: list[Path] = []
+    kinds: dict[tuple[str, str, str, int], str] = {}
+    by_model: dict[str, list[dict[str, Any]]] = {}
+    for row in outputs:
+        if row["task"] in chosen:
+            by_model.setdefault(row["model"], []).append(row)
+    for model, rows in sorted(by_model.items()):
+        replay = folder / "replay" / f"{model}.jsonl"
+        replay.parent.mkdir(parents=True, exist_ok=True)
+        replay.write_text("".join(json.dumps({"task": row["task"], "condition": "original", "sample": row["sample"],
+                                              "text": row["text"], "model": model,
+                                              "condition_version": versions.get(row["task"])}) + "\n"
+                                  for row in rows))
+        replays.append(replay)
+        kinds.update({(model, row["task"], "original", row["sample"]): model for row in rows})
+    samples = 1 + max((row["sample"] for rows in by_model.values() for row in rows), default=0)
+    mix = {model: len(rows) for model, rows in sorted(by_model.items())}
+    return Workload("real", suite, replays, chosen, kinds, ("original",), samples, mix)
+
+
+def synthetic_workload(folder: Path, args: argparse.Namespace, task_ids: list[str] | None) -> Workload:
+    """The synthetic mix (the docstring's table) on ``--suite``, both conditions, ``--samples`` each."""
+    suite = args.suite
+    if args.max_runtime is not None:
+        clone = Path(suite.removeprefix("examples:"))
+        fast = fast_examples(clone, args.max_runtime, folder / "fast")
+        if args.tasks is not None or task_ids:
+            # Only the chosen models: the workload and every arm prepare (and self-check) no other.
+            usable = sorted((task for task in load_suite(f"examples:{fast}") if task.cfg is not None
+                             and (not task_ids or task.id in task_ids)), key=lambda task: task.id)
+            wanted = {str(dict(task.extra)["model"]) for task in usable[:args.tasks]}
+            fast = fast_examples(clone, args.max_runtime, folder / "chosen", wanted)
+        suite = f"examples:{fast}"
+    workspace = Workspace(RunConfig(suite=suite, samples=args.samples, cache_dir=folder / "build-cache"))
+    lines, chosen = build_workload(workspace, task_ids, args.tasks, args.samples)
+    replay = folder / "outputs.jsonl"
+    replay.write_text("".join(json.dumps({k: v for k, v in line.items() if k != "kind"}) + "\n" for line in lines))
+    mix = Counter(line["kind"].split(":")[0] if not line["kind"].startswith("repeat") else "repeat" for line in lines)
+    kinds = {("", line["task"], line["condition"], line["sample"]): line["kind"] for line in lines}
+    return Workload("synthetic", suite, [replay], chosen, kinds, ("original", "random"), args.samples,
+                    dict(sorted(mix.items())))
+
+
+def _natural(text: str) -> tuple[int, str]:
+    return (int(text), "") if text.isdigit() else (1 << 62, text)
+
+
+def run_workload(workload: Workload, folder: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """Every arm over one workload; figures, ratios and verdict differences."""
+    outputs = sum(workload.mix.values())
+    print(f"{workload.name} workload: {len(workload.chosen)} tasks, {outputs} outputs; mix: {workload.mix}",
+          file=sys.stderr)
+    names = (("before", "on") if args.only_on else ("before", "off", "on")) if args.before else \
+        ("on",) if args.only_on else ("off", "on")
+    arms = {name: run_arm(f"{workload.name}-{name}", folder, workload, args) for name in names}
+    results = {name: figures(arm, workload.kinds) for name, arm in arms.items()}
     diff = differences(arms["off"]["records"], arms["on"]["records"]) if "off" in arms else []
     ratio = {"wall": round(results["off"]["wall_s"] / results["on"]["wall_s"], 2),
              "s_per_verdict": round(results["off"]["s_per_verdict"] / max(1e-9, results["on"]["s_per_verdict"]), 2)
@@ -374,31 +454,100 @@ def main() -> int:
         ratio["before_s_per_verdict"] = round(results["before"]["s_per_verdict"]
                                               / max(1e-9, results["on"]["s_per_verdict"]), 2)
         before_diff = differences(arms["before"]["records"], arms["on"]["records"], passed_only=True)
+    return {"workload": workload, "arms": arms, "results": results, "diff": diff, "ratio": ratio,
+            "before_diff": before_diff}
+
+
+def print_workload(run: dict[str, Any], args: argparse.Namespace) -> None:
+    workload, results, ratio = run["workload"], run["results"], run["ratio"]
     for name, data in results.items():
-        print(f"\n== shortcuts {name} ==")
+        print(f"\n== {workload.name} workload: shortcuts {name} ==")
         for key, value in data.items():
             if key != "slowest":
                 print(f"{key:18} {value}")
         print("slowest items:")
         for item, seconds in data["slowest"]:
             print(f"  {seconds:8.2f} s  {item}")
-    if ratio:
-        print(f"\nratio off/on: wall {ratio['wall']}x, seconds per verdict {ratio['s_per_verdict']}x")
+    if "wall" in ratio:
+        print(f"\n{workload.name}: ratio off/on: wall {ratio['wall']}x, seconds per verdict {ratio['s_per_verdict']}x")
     if args.before:
-        print(f"ratio before/on: wall {ratio['before_wall']}x, seconds per verdict {ratio['before_s_per_verdict']}x; "
-              f"same pass/fail as before: {'yes' if not before_diff else f'NO ({len(before_diff)} items differ)'}")
-        for line in before_diff[:20]:
+        print(f"{workload.name}: ratio before/on: wall {ratio['before_wall']}x, seconds per verdict "
+              f"{ratio['before_s_per_verdict']}x; same pass/fail as before: "
+              f"{'yes' if not run['before_diff'] else 'NO (%d items differ)' % len(run['before_diff'])}")
+        for line in run["before_diff"][:20]:
             print("  " + line)
-    if "off" in arms:
-        print(f"identical verdicts: {'yes' if not diff else f'NO ({len(diff)} items differ)'}")
-    for line in diff[:20]:
+    if "off" in results:
+        print(f"{workload.name}: identical verdicts off/on: "
+              f"{'yes' if not run['diff'] else 'NO (%d items differ)' % len(run['diff'])}")
+    for line in run["diff"][:20]:
         print("  " + line)
+
+
+def print_summary(runs: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """Both workloads side by side: wall time and seconds per verdict per arm, and verdict identity."""
+    print("\n== workloads ==")
+    print("| workload | tasks | outputs | arm | wall s | verdicts | s/verdict | same verdicts |")
+    print("|---|---:|---:|---|---:|---:|---:|---|")
+    for run in runs:
+        workload = run["workload"]
+        for name, data in run["results"].items():
+            same = "-"
+            if name == "off":
+                same = "off = on" if not run["diff"] else f"{len(run['diff'])} differ from on"
+            elif name == "before":
+                same = "pass/fail = on" if not run["before_diff"] else f"{len(run['before_diff'])} differ from on"
+            print(f"| {workload.name} | {len(workload.chosen)} | {data['outputs']} | {name} | {data['wall_s']} | "
+                  f"{data['verdicts']} | {data['s_per_verdict']} | {same} |")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workload", choices=("real", "synthetic", "both"), default=None,
+                        help="real: TLA+-Bench's released outputs (benchmarks/data/tlabench_real, original condition "
+                             "only); synthetic: the docstring's mix; both (default: real when its data exists)")
+    parser.add_argument("--suite", default="builtin",
+                        help="synthetic workload: builtin, or examples:PATH (a tlaplus/Examples clone)")
+    parser.add_argument("--tasks", type=int, default=None, help="only the first N tasks (with a cfg)")
+    parser.add_argument("--task-ids", default=None, help="only these task ids (ID,ID,...)")
+    parser.add_argument("--quick", action="store_true", help="4 tasks, 2 samples: a smoke run of a few minutes")
+    parser.add_argument("--samples", type=int, default=5, help="synthetic workload: samples per task and condition")
+    parser.add_argument("--timeout", type=float, default=300.0, help="TLC limit per run (the paper's 300 s)")
+    parser.add_argument("--workers", type=int, default=2, help="pytest-xdist workers (-n)")
+    parser.add_argument("--json", type=Path, default=None, help="also write every figure and row here")
+    parser.add_argument("--only-on", action="store_true",
+                        help="only the arm with the shortcuts on (with --before: before and on; no off arm)")
+    parser.add_argument("--max-runtime", type=float, default=None,
+                        help="examples suites only: keep the models whose manifest runtime is at most this many seconds")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="a checkout of earlier code (e.g. `git worktree add /tmp/before COMMIT`): a third arm "
+                             "grades the same workload with it, for a before/after ratio in the same run")
+    args = parser.parse_args()
+    if args.quick:
+        args.tasks, args.samples = args.tasks or 4, 2
+    if args.workload is None:
+        args.workload = "real" if (REAL_DATA / "outputs.jsonl").is_file() else "synthetic"
+    if args.max_runtime is not None and not args.suite.startswith("examples:"):
+        parser.error("--max-runtime needs --suite examples:PATH")
+    task_ids = args.task_ids.split(",") if args.task_ids else None
+    names = ("real", "synthetic") if args.workload == "both" else (args.workload,)
+    runs = []
+    with tempfile.TemporaryDirectory(prefix="alias-paper-scale-") as scratch:
+        for name in names:
+            folder = Path(scratch) / name
+            folder.mkdir()
+            workload = real_workload(folder, task_ids, args.tasks) if name == "real" else \
+                synthetic_workload(folder, args, task_ids)
+            runs.append(run_workload(workload, folder, args))
+    for run in runs:
+        print_workload(run, args)
+    print_summary(runs, args)
     if args.json:
-        items = {name: item_rows(arm["records"], kinds) for name, arm in arms.items()}
-        args.json.write_text(json.dumps({"tasks": chosen, "mix": dict(mix), "arms": results, "ratio": ratio,
-                                         "differences": diff, "differences_from_before": before_diff,
-                                         "items": items}, indent=1))
-    return 1 if diff else 0
+        args.json.write_text(json.dumps({run["workload"].name: {
+            "tasks": run["workload"].chosen, "mix": run["workload"].mix, "arms": run["results"],
+            "ratio": run["ratio"], "differences": run["diff"], "differences_from_before": run["before_diff"],
+            "items": {name: item_rows(arm["records"], run["workload"].kinds) for name, arm in run["arms"].items()}}
+            for run in runs}, indent=1))
+    return 1 if any(run["diff"] for run in runs) else 0
 
 
 if __name__ == "__main__":
