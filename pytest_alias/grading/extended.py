@@ -330,30 +330,20 @@ def _mapping_words(match: GraphMatch, constants: tuple[tuple[str, str], ...]) ->
 
 def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGraph, timeout: float,
                     deadline: float, details: Evidence, verdict: Verdict) -> GradeResult:
-    """Find mappings on the state graphs, then confirm the best with the forward and reverse checks."""
-    start_launches = sum(tools.launches.values())
-    confirms = 0  # confirming checks run (dumps are bounded by MAX_GRAPH_RUNS and the deadline)
+    """Find mappings on the state graphs, then confirm the best with the forward and reverse checks.
 
-    def used() -> int:
-        return sum(tools.launches.values()) - start_launches
+    Each constant mapping in turn (identical names first): dump G's graph under it, match it with R's
+    (:func:`.graphmatch.match_graphs`), and confirm each match with TLC; the first confirmed match
+    passes. At most :data:`MAX_CONFIRMS` confirming checks, none past ``deadline``."""
+    start_launches = sum(tools.launches.values())
 
     def done(passed: bool, reason: str | None) -> GradeResult:
-        details["launches_after_sany"] = used()
+        details["launches_after_sany"] = sum(tools.launches.values()) - start_launches
         return verdict(passed, reason)
 
     details["graphs"] = {"reference": _sizes(ref_graph)}
-    reason: str | None  # why a check failed (None: it passed)
     if len(inputs.ref_decl.variables) != len(inputs.gen_decl.variables):
-        details["stage"] = Stage.MAPPING
-        reason = (f"output declares {len(inputs.gen_decl.variables)} variable(s), the reference "
-                  f"{len(inputs.ref_decl.variables)}: no one-to-one mapping")
-        if not inputs.labels:
-            return done(False, reason)
-        # Control labels may take other variables in G (or none): only the data variables must match.
-        gen_graph, constants, why = output_graph(tools, inputs, run_limit(timeout, deadline))
-        if gen_graph is None:
-            return done(False, f"{reason}; not compared on the data variables: {why}")
-        return done(*on_data_variables(inputs, ref_graph, gen_graph, constants, reason, details))
+        return done(*_other_variable_count(tools, inputs, ref_graph, run_limit(timeout, deadline), details))
     derived = _derived_constants(inputs)
     if derived:
         details["derived_constants"] = list(derived)
@@ -361,69 +351,122 @@ def extended_search(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGra
     if not constant_options:
         details["stage"] = Stage.MAPPING
         return done(False, why or "no constant mapping")
-
-    attempts: list[dict[str, Any]] = []
-    details["attempts"] = attempts
-    first_failure: str | None = None
-    first_graph: tuple[tuple[tuple[str, str], ...], StateGraph] | None = None
-    matched = False  # some graph match was confirmed by TLC or refuted by it
-    dump_failures: list[str] = []
+    search = _GraphSearch(tools, inputs, ref_graph, derived, timeout, deadline, details)
     for constants in constant_options:
-        if confirms + 2 > MAX_CONFIRMS or time.perf_counter() > deadline:
+        if not search.may_confirm():
             break
+        gen_graph = search.dump(constants)
+        if gen_graph is None:
+            if search.timed_out:
+                break  # another constant mapping would only run out of time again
+            continue
+        if search.match_and_confirm(constants, gen_graph):
+            return done(True, None)
+    return done(*search.failed(math.factorial(len(constant_options[0]))))
+
+
+def _other_variable_count(tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGraph, limit: float,
+                          details: Evidence) -> tuple[bool, str | None]:
+    """The verdict on G with another number of variables than R: no one-to-one mapping, unless R has
+    control labels, which may take other variables in G (or none): then only the data variables must match."""
+    details["stage"] = Stage.MAPPING
+    reason = (f"output declares {len(inputs.gen_decl.variables)} variable(s), the reference "
+              f"{len(inputs.ref_decl.variables)}: no one-to-one mapping")
+    if not inputs.labels:
+        return False, reason
+    gen_graph, constants, why = output_graph(tools, inputs, limit)
+    if gen_graph is None:
+        return False, f"{reason}; not compared on the data variables: {why}"
+    return on_data_variables(inputs, ref_graph, gen_graph, constants, reason, details)
+
+
+class _GraphSearch:
+    """What :func:`extended_search` has learnt so far: the attempts (one per constant mapping whose graph
+    was dumped or tried), the first failure, the first graph of G, and the confirming checks run."""
+
+    def __init__(self, tools: TlaTools, inputs: ExtendedInputs, ref_graph: StateGraph, derived: tuple[str, ...],
+                 timeout: float, deadline: float, details: Evidence) -> None:
+        self.tools, self.inputs, self.ref_graph, self.derived = tools, inputs, ref_graph, derived
+        self.timeout, self.deadline, self.details = timeout, deadline, details
+        self.attempts: list[dict[str, Any]] = []
+        details["attempts"] = self.attempts
+        self.first_failure: str | None = None
+        self.first_graph: tuple[Constants, StateGraph] | None = None
+        self.matched = False  # some graph match was confirmed by TLC or refuted by it
+        self.dump_failures: list[str] = []
+        self.confirms = 0  # confirming checks run (dumps are bounded by MAX_GRAPH_RUNS and the deadline)
+        self.timed_out = False  # a dump of G ran out of time
+
+    def may_confirm(self) -> bool:
+        """Whether two more confirming checks fit the launch budget and the deadline."""
+        return not (self.confirms + 2 > MAX_CONFIRMS or time.perf_counter() > self.deadline)
+
+    def dump(self, constants: Constants) -> StateGraph | None:
+        """G's graph under ``constants`` (a new attempt), or None where it could not be dumped."""
         attempt: dict[str, Any] = {"constants": dict(constants)}
-        attempts.append(attempt)
-        details["stage"] = Stage.GRAPH
-        result, gen_graph = tools.state_graph(gen_graph_spec(inputs, constants, derived), deadlock=False,
-                                              timeout=run_limit(timeout, deadline))
+        self.attempts.append(attempt)
+        self.details["stage"] = Stage.GRAPH
+        result, gen_graph = self.tools.state_graph(gen_graph_spec(self.inputs, constants, self.derived),
+                                                   deadlock=False, timeout=run_limit(self.timeout, self.deadline))
         attempt["graph"] = result.status
         if not result.ok or gen_graph is None:
             # A wrong constant mapping usually fails here (a type error): only the first one tried,
             # the closest reading, explains the output.
-            dump_failures.append(f"the output's state graph could not be dumped under constants "
-                                 f"{_pairs_words(constants)}: {_dump_failure(result, timeout)}")
-            if result.status == "timeout":
-                break  # another constant mapping would only run out of time again
-            continue
-        details["graphs"]["output"] = _sizes(gen_graph)
-        first_graph = first_graph or (constants, gen_graph)
-        outcome = match_graphs(ref_graph, gen_graph, fixed=model_strings(inputs.ref_cfg, inputs.bindings))
+            self.dump_failures.append(f"the output's state graph could not be dumped under constants "
+                                      f"{_pairs_words(constants)}: {_dump_failure(result, self.timeout)}")
+            self.timed_out = result.status == "timeout"
+            return None
+        self.details["graphs"]["output"] = _sizes(gen_graph)
+        self.first_graph = self.first_graph or (constants, gen_graph)
+        return gen_graph
+
+    def match_and_confirm(self, constants: Constants, gen_graph: StateGraph) -> bool:
+        """Whether a match of the graphs under ``constants`` passes TLC's checks (then recorded as the
+        grade's mapping); the failures are kept for the reason."""
+        attempt, inputs = self.attempts[-1], self.inputs
+        outcome = match_graphs(self.ref_graph, gen_graph, fixed=model_strings(inputs.ref_cfg, inputs.bindings))
         attempt["graph_candidates"] = outcome.candidates
-        matched = matched or bool(outcome.matches)
+        self.matched = self.matched or bool(outcome.matches)
         if not outcome.matches:
             attempt["reason"] = outcome.why
-            if first_failure is None:
-                first_failure = f"state graphs differ: {outcome.why}" + _witness(ref_graph, gen_graph, inputs)
-            continue
+            if self.first_failure is None:
+                self.first_failure = f"state graphs differ: {outcome.why}" + _witness(self.ref_graph, gen_graph, inputs)
+            return False
         for match in outcome.matches:
-            if confirms + 2 > MAX_CONFIRMS or time.perf_counter() > deadline:
+            if not self.may_confirm():
                 break
-            confirms += 2
-            passed, reason = _confirm(tools, inputs, match, constants, derived, timeout, deadline, attempt)
+            self.confirms += 2
+            passed, reason = _confirm(self.tools, inputs, match, constants, self.derived, self.timeout, self.deadline,
+                                      attempt)
             if passed:
                 encodings = [_encoding_dict(e) for e in match.encoded()]
-                details.update({"stage": Stage.TLC, "mapping": {**NameMapping(match.variables, constants).to_dict(),
-                                                     "encodings": encodings}, "encodings": encodings})
+                self.details.update({"stage": Stage.TLC, "mapping": {**NameMapping(match.variables, constants).to_dict(),
+                                                                  "encodings": encodings}, "encodings": encodings})
                 if attempt.get("fairness_unchecked"):  # a fairness TLC cannot evaluate as a property
-                    details["fairness_unchecked"] = attempt["fairness_unchecked"]
-                return done(True, None)
-            first_failure = first_failure or reason
-    details["stage"] = Stage.TLC if any("forward" in a for a in attempts) else Stage.GRAPH
-    details["constant_mappings"] = {"tried": len(attempts), "total": math.factorial(len(constant_options[0]))}
-    reason = first_failure or (dump_failures[0] if dump_failures else None) or \
-        "no mapping could be tried within the launch budget"
-    if len(attempts) > 1 and first_failure is not None:
-        reason += f" ({len(attempts)} constant mappings tried)"
-    # The data-variable comparison is for control steps the graphs cannot pair. Where the graphs did
-    # match, TLC's verdict on that match (a liveness property, an invariant) stands.
-    if inputs.labels and first_graph is not None and not matched:
-        counterpart = label_counterparts(ref_graph, first_graph[1], inputs.labels)
+                    self.details["fairness_unchecked"] = attempt["fairness_unchecked"]
+                return True
+            self.first_failure = self.first_failure or reason
+        return False
+
+    def failed(self, total: int) -> tuple[bool, str | None]:
+        """The verdict when no match was confirmed (``total``: the constant mappings there are)."""
+        details, attempts, inputs = self.details, self.attempts, self.inputs
+        details["stage"] = Stage.TLC if any("forward" in a for a in attempts) else Stage.GRAPH
+        details["constant_mappings"] = {"tried": len(attempts), "total": total}
+        reason = self.first_failure or (self.dump_failures[0] if self.dump_failures else None) or \
+            "no mapping could be tried within the launch budget"
+        if len(attempts) > 1 and self.first_failure is not None:
+            reason += f" ({len(attempts)} constant mappings tried)"
+        # The data-variable comparison is for control steps the graphs cannot pair. Where the graphs did
+        # match, TLC's verdict on that match (a liveness property, an invariant) stands.
+        if not (inputs.labels and self.first_graph is not None and not self.matched):
+            return False, reason
+        constants, gen_graph = self.first_graph
+        counterpart = label_counterparts(self.ref_graph, gen_graph, inputs.labels)
         if counterpart:
             details["data_variables"] = {"labels": list(inputs.labels), "skipped": counterpart}
-            return done(False, f"{reason}; not compared on the data variables: {counterpart}")
-        passed, reason = on_data_variables(inputs, ref_graph, first_graph[1], first_graph[0], reason, details)
-        return done(passed, reason)
-    return done(False, reason)
+            return False, f"{reason}; not compared on the data variables: {counterpart}"
+        return on_data_variables(inputs, self.ref_graph, gen_graph, constants, reason, details)
 
 
 def _confirm(tools: TlaTools, inputs: ExtendedInputs, match: GraphMatch, constants: tuple[tuple[str, str], ...],
