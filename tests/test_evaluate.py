@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pytest_alias.cases import Case
-from pytest_alias.evaluate import evaluate
+from pytest_alias.run.cases import Case
+from pytest_alias.run.record import evaluate
 from pytest_alias.tasks.suites import load_suite
 from name_rule_outputs import HOUR_CLOCK_GOOD
 

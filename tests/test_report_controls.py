@@ -102,7 +102,7 @@ def test_the_report_command_writes_every_table_it_can(tmp_path: Path, capsys: py
 
 
 def test_a_task_without_cfg_is_left_out_and_counted_failing_under_the_paper_rule() -> None:
-    from pytest_alias.evaluate import not_applicable_result
+    from pytest_alias.run.record import not_applicable_result
     from pytest_alias.report.tables import rate_rows
 
     rows = [record(t, c, 0, name=True, behavior=True) for t in ("a", "b", "c") for c in ("original", "random")]

@@ -12,7 +12,7 @@ import functools
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..cases import Case, build_cases
+from .cases import Case, build_cases
 from ..errors import UsageProblem
 from ..records import Record
 from .config import RunConfig
@@ -144,7 +144,7 @@ class Workspace:
 
     def generate(self, cases: Sequence[Case], *, live: bool) -> dict[tuple[str, str, int, str], Any]:
         """Each case's generation, once, through the store, with a progress line."""
-        from ..generation import generate_cases
+        from .generation import generate_cases
 
         found = generate_cases(list(cases), model_for=self.model, store=self.store(), seed=self.config.seed,
                                prefill=self.config.prefill, max_new_tokens=self.config.max_new_tokens, live=live)
@@ -200,8 +200,8 @@ class Workspace:
 
     def grade(self, case: Case, generation: Any) -> Record:
         """Grade ``generation``'s text for ``case`` with the run's grades and return its record."""
-        from ..evaluate import evaluate
-        from ..generation import generation_fields
+        from .record import evaluate
+        from .generation import generation_fields
         from ..grading.graphpass import reference_self_checked
 
         coverage = self.check_references([case.task.id]) if self.needs_coverage() else None

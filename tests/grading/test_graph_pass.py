@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from pytest_alias.cases import Case
-from pytest_alias.evaluate import evaluate
+from pytest_alias.run.cases import Case
+from pytest_alias.run.record import evaluate
 from pytest_alias.grading import shortcuts
 from pytest_alias.grading.graphpass import reference_self_checked, within
 from pytest_alias.tasks.suites import load_suite

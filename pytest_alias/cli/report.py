@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .atomic import read_json
-from .errors import UsageProblem as UserError  # one error type for every command: one sentence, exit code 2
+from ..atomic import read_json
+from ..errors import UsageProblem  # one error type for every command: one sentence, exit code 2
 
 
 
@@ -15,7 +15,7 @@ def _read_json(path: Path, what: str) -> Any:
     try:
         return read_json(path)
     except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
-        raise UserError(f"{path}: not a readable {what} ({exc})") from None
+        raise UsageProblem(f"{path}: not a readable {what} ({exc})") from None
 
 
 def run_metadata(path: Path) -> dict[str, Any] | None:
@@ -32,7 +32,7 @@ def shared_coverage(runs: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Several run files that recorded one and the same covered set (the two arms of an exposure run,
     say): a run metadata holding only that coverage, so the report's covered rows and Figure U.1 use
     it as each run's summary did; None when any run recorded none or they differ (pass --covered)."""
-    from .report.paper import run_covered
+    from ..report.paper import run_covered
 
     found = [run_covered(run) for run in runs]
     if len(runs) < 2 or any(covered is None or covered != found[0] for covered in found):
@@ -42,19 +42,19 @@ def shared_coverage(runs: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
-    from .exposure.analysis import is_likelihood_row
-    from .report.paper import build_paper_report, render_markdown_report, write_paper_report
-    from .deviations import recorded_deviations
-    from .report.positions import read_ids
+    from ..exposure.analysis import is_likelihood_row
+    from ..report.paper import build_paper_report, render_markdown_report, write_paper_report
+    from ..run.deviations import recorded_deviations
+    from ..report.positions import read_ids
 
-    from .controls.continuation import CONTINUATION_FORMAT
+    from ..controls.continuation import CONTINUATION_FORMAT
 
     records: list[dict[str, Any]] = []
     exposure_rows: list[dict[str, Any]] = []
     continuation_rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     outputs: list[dict[str, Any]] = []  # saved outputs (--alias-save-outputs): their sample agreement
-    from .report.validate import RecordError, check_record, read_located_rows
+    from ..report.validate import RecordError, check_record, read_located_rows
 
     for path in args.files:
         try:  # not UTF-8, nested too deep, a record with wrong field types: one line naming file, line, field
@@ -63,7 +63,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 if not is_likelihood_row(row) and "grades" in row:
                     check_record(row, where)
         except RecordError as exc:
-            raise UserError(str(exc)) from None
+            raise UsageProblem(str(exc)) from None
         rows = [row for row, _ in located]
         run = run_metadata(path)
         if run is not None:
@@ -74,15 +74,15 @@ def cmd_report(args: argparse.Namespace) -> int:
         outputs += [row for row in rows if "grades" not in row and "format" not in row and not is_likelihood_row(row)
                     and isinstance(row.get("text"), str)]
     if not records and not exposure_rows and not continuation_rows:
-        raise UserError("no records in the given files (save them with --alias-report run.json)")
+        raise UsageProblem("no records in the given files (save them with --alias-report run.json)")
     validation = _read_json(args.validation, "validate-grader --json file") if args.validation else None
     exposure = None
     evidence: list[Any] = []
     if args.split:
-        from .exposure.analysis import analyse
-        from .exposure.split import load_split
-        from .exposure.tables import render_markdown
-        from .report.verdict import membership_evidence
+        from ..exposure.analysis import analyse
+        from ..exposure.split import load_split
+        from ..exposure.tables import render_markdown
+        from ..report.verdict import membership_evidence
 
         split = load_split(args.split)
 
@@ -94,7 +94,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     # One run's settings and coverage; several runs: only a covered set they all recorded.
     run = runs[0] if len(runs) == 1 else shared_coverage(runs)
     if outputs:  # the agreement of the saved texts replaces a run file's own
-        from .report.agreement import add_decreases, agreement
+        from ..report.agreement import add_decreases, agreement
 
         texts = [(str(row.get("model", "replay")), str(row.get("task")), str(row.get("condition")), row["text"])
                  for row in outputs]
@@ -107,7 +107,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                                     continuation_rows=continuation_rows, ids=ids, resamples=resamples, seed=seed,
                                     run=run, evidence=evidence)  # filled by exposure() before the verdict is built
     except (ValueError, OSError) as exc:
-        raise UserError(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
     for path in args.files:  # what the plugin printed in its summary header, the report says too
         found = recorded_deviations(path)
         if found:
@@ -120,8 +120,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_report_command(commands: Any) -> None:
     """Register ``report`` on ``commands`` (an argparse subparsers object)."""
-    from .options import integer
-    from .vocabulary import MAX_RESAMPLES, MAX_SEED
+    from ..run.options import integer
+    from ..vocabulary import MAX_RESAMPLES, MAX_SEED
 
     report = commands.add_parser("report", help="render the paper's tables from saved plugin reports")
     report.add_argument("files", nargs="+", type=Path,

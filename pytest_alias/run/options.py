@@ -9,12 +9,12 @@ module in every pytest run, with or without ``--alias-model``.
 
 from __future__ import annotations
 
-from .errors import UsageProblem
+from ..errors import UsageProblem
 
 import argparse
 from dataclasses import dataclass
 from typing import Any, Callable, Literal
-from .vocabulary import (BOOTSTRAP_RESAMPLES, CONDITIONS, GRADE_CHOICES, MAX_NEW_TOKENS, MAX_RENAME_SEEDS, MAX_RESAMPLES, MAX_SAMPLES,
+from ..vocabulary import (BOOTSTRAP_RESAMPLES, CONDITIONS, GRADE_CHOICES, MAX_NEW_TOKENS, MAX_RENAME_SEEDS, MAX_RESAMPLES, MAX_SAMPLES,
                          MAX_SEED, MODES, NAME_RULES, SEARCH_BUDGET_LIMITS, STORE_MODES,
                          TLC_TIMEOUT_S)
 

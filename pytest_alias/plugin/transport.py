@@ -51,8 +51,8 @@ def encode_payload(generations: dict[tuple[str, str, int, str], Any], coverage: 
 
 def decode_payload(text: str) -> tuple[dict[tuple[str, str, int, str], Any], Any]:
     """``(generations, coverage)`` from :func:`encode_payload`'s text."""
-    from .models.base import Generation
-    from .run.coverage import Coverage
+    from ..models.base import Generation
+    from ..run.coverage import Coverage
 
     data = json.loads(text)
     generations = {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):

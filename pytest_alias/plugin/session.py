@@ -15,10 +15,10 @@ from typing import Any, cast
 
 import pytest
 
-from . import __version__
-from .records import Aggregate
-from .report.gates import GateError
-from .run import Workspace
+from .. import __version__
+from ..records import Aggregate
+from ..report.gates import GateError
+from ..run import Workspace
 from .transport import RECORD_PROPERTY
 
 
@@ -27,8 +27,8 @@ def exposure_summary(records: list[dict[str, Any]], split: Any, resamples: int, 
                      covered: Any = None) -> list[str]:
     """The exposure analysis of this run's records as summary lines (Table 2 and its cells), its
     behavior rows on ``covered`` when the run asked for a covered set."""
-    from .exposure.analysis import ExposureError, analyse
-    from .exposure.tables import render_markdown
+    from ..exposure.analysis import ExposureError, analyse
+    from ..exposure.tables import render_markdown
 
     try:
         analysis = analyse(records, split, resamples=resamples, seed=seed, covered=covered)
@@ -73,9 +73,9 @@ class AliasSession:
     def metadata(self) -> dict[str, Any]:
         """Everything the summary's numbers depend on: versions, settings, deviations from the paper, and
         the covered set with how it was obtained (``tla-alias report`` reads them back)."""
-        from .deviations import deviations
-        from .report.cost import actual_usage
-        from .tla.toolchain import find_jar
+        from ..run.deviations import deviations
+        from ..report.cost import actual_usage
+        from ..tla.toolchain import find_jar
 
         settings = self.settings
         coverage = self.workspace.coverage()
@@ -96,8 +96,8 @@ class AliasSession:
 
     def finish(self, session: pytest.Session) -> None:
         """Aggregate, write reports and apply gates (failures become messages, never exceptions)."""
-        from .report.aggregate import aggregate
-        from .report.files import write_report
+        from ..report.aggregate import aggregate
+        from ..report.files import write_report
 
         records = self.sorted_records()
         if not records:
@@ -110,7 +110,7 @@ class AliasSession:
             self.messages.append(f"alias: PARTIAL results ({why}): the summary and reports cover "
                                  f"{len(records)} records only, and the reports say so")
         try:  # from the texts this run generated or read (no new requests); never hides the results
-            from .report.agreement import add_decreases, agreement, generation_outputs
+            from ..report.agreement import add_decreases, agreement, generation_outputs
 
             self.agreement = add_decreases(agreement(generation_outputs(self.workspace.generations)), records,
                                            self.settings.grade)
@@ -146,16 +146,16 @@ class AliasSession:
 
     def _agreement_lines(self) -> list[str]:
         """Per model, the sample agreement beside the decreases printed above it."""
-        from .report.agreement import agreement_lines
+        from ..report.agreement import agreement_lines
 
         lines = [line for model in self.settings.models for line in agreement_lines(self.agreement, model)]
         return [*lines, ""] if lines else []
 
     def print_summary(self, terminal: Any) -> None:
-        from .deviations import deviation_line
-        from .report.cost import actual_usage, spent_lines
-        from .report.outcomes import outcome_lines
-        from .report.tables import summary_lines
+        from ..run.deviations import deviation_line
+        from ..report.cost import actual_usage, spent_lines
+        from ..report.outcomes import outcome_lines
+        from ..report.tables import summary_lines
 
         try:
             if self.aggregate is not None:

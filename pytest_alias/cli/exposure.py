@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .atomic import check_output_file
-from .errors import UsageProblem as UserError  # one error type for every command: one sentence, exit code 2
+from ..atomic import check_output_file
+from ..errors import UsageProblem  # one error type for every command: one sentence, exit code 2
 
 
 
@@ -44,8 +44,8 @@ def _live(args: argparse.Namespace) -> bool:
 
 def cmd_split(args: argparse.Namespace) -> int:
     """Split a suite into halves A and B (with an optional pool) and write the split file."""
-    from .exposure.split import make_split, published_split
-    from .tasks.suites import load_suite, load_suite_report
+    from ..exposure.split import make_split, published_split
+    from ..tasks.suites import load_suite, load_suite_report
 
     check_output_file(args.out, "out")  # a link, FIFO or folder: refused before any work
     test = load_suite(args.suite)
@@ -73,8 +73,8 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 def cmd_finetune(args: argparse.Namespace) -> int:
     """Train one exposure model's LoRA adapter."""
-    from .exposure.finetune import FinetuneSettings
-    from .exposure.training import finetune
+    from ..exposure.finetune import FinetuneSettings
+    from ..exposure.training import finetune
 
     overrides = {name: getattr(args, name) for name in ("epochs", "learning_rate", "warmup_steps", "rank", "alpha",
                                                          "dtype", "weight_decay", "lora_layers")
@@ -88,7 +88,7 @@ def cmd_finetune(args: argparse.Namespace) -> int:
         result = finetune(args.base, args.split, args.half, args.arm, args.out, settings=settings,
                           suite=args.suite, pool_suite=args.pool_suite, live=_live(args))
     except (ValueError, ImportError, OSError) as exc:
-        raise UserError(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
     if result.already_done:
         print(f"{args.out}: already trained with these settings and data ({result.steps} steps); nothing to do")
     else:
@@ -108,8 +108,8 @@ def _precision_words(precision: dict[str, Any]) -> str:
 
 def cmd_likelihood(args: argparse.Namespace) -> int:
     """Score every reference's likelihood under a local model."""
-    from .errors import usage_message
-    from .run.likelihood import run_likelihood
+    from ..errors import usage_message
+    from ..run.likelihood import run_likelihood
 
     kinds = tuple(k.strip() for k in args.conditions.split(",") if k.strip())
     try:
@@ -118,7 +118,7 @@ def cmd_likelihood(args: argparse.Namespace) -> int:
                              meaningful_maps=args.meaningful_maps, live=_live(args), min_k=args.min_k,
                              keep_tokens=args.keep_tokens)
     except (ValueError, ImportError, OSError) as exc:
-        raise UserError(usage_message(exc, "--")) from None
+        raise UsageProblem(usage_message(exc, "--")) from None
     means = [row["mean"] for row in run.rows if row["mean"] is not None]
     average = f", mean log-likelihood {sum(means) / len(means):.3f}" if means else ""
     print(f"scored {len(run.rows)} references{average} (Min-K% and Min-K%++ over the lowest {args.min_k:g}) "
@@ -139,29 +139,29 @@ def _overrides(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
 def _covered(args: argparse.Namespace) -> set[str] | None:
     """The covered tasks: a ``--covered`` validate-grader file, else the covered set the plugin runs among
     the files recorded (the same in each; else None: every task)."""
-    from .cli_report import _read_json, run_metadata
-    from .grading.validation import covered_tasks
-    from .report.paper import run_covered
+    from .report import _read_json, run_metadata
+    from ..grading.validation import covered_tasks
+    from ..report.paper import run_covered
 
     if args.covered is not None:
         try:
             return covered_tasks(_read_json(args.covered, "validate-grader --json file"))
         except ValueError as exc:
-            raise UserError(f"--covered {args.covered}: {exc}") from None
+            raise UsageProblem(f"--covered {args.covered}: {exc}") from None
     found = [covered for path in args.files if (covered := run_covered(run_metadata(path))) is not None]
     if not found:
         return None
     # The arms of one exposure run record the same covered set; runs that disagree must be told which.
     if any(covered != found[0] for covered in found):
-        raise UserError("the run files recorded different covered sets; pass --covered VALIDATION.json")
+        raise UsageProblem("the run files recorded different covered sets; pass --covered VALIDATION.json")
     return found[0]
 
 
 def cmd_exposure(args: argparse.Namespace) -> int:
     """Table 2 / F.1 / O.1 and appendix N from records and likelihood files."""
-    from .exposure.analysis import analyse, read_rows
-    from .exposure.split import load_split
-    from .exposure.tables import render_markdown, write_outputs
+    from ..exposure.analysis import analyse, read_rows
+    from ..exposure.split import load_split
+    from ..exposure.tables import render_markdown, write_outputs
 
     split = load_split(args.split)
     rows: list[dict[str, Any]] = []
@@ -176,13 +176,13 @@ def cmd_exposure(args: argparse.Namespace) -> int:
 
 def add_exposure_commands(commands: Any) -> None:
     """Register the four exposure subcommands on ``commands`` (an argparse subparsers object)."""
-    from .exposure.data import ARMS
-    from .exposure.likelihood import DEFAULT_BATCH_SIZE
-    from .models.membership import DEFAULT_MIN_K
-    from .exposure.finetune import DTYPES, LORA_LAYERS
-    from .options import integer, positive_number
-    from .vocabulary import MAX_RESAMPLES, MAX_SEED
-    from .exposure.split import DEFAULT_SPLIT_SEED, HALVES
+    from ..exposure.data import ARMS
+    from ..exposure.likelihood import DEFAULT_BATCH_SIZE
+    from ..models.membership import DEFAULT_MIN_K
+    from ..exposure.finetune import DTYPES, LORA_LAYERS
+    from ..run.options import integer, positive_number
+    from ..vocabulary import MAX_RESAMPLES, MAX_SEED
+    from ..exposure.split import DEFAULT_SPLIT_SEED, HALVES
 
     split = commands.add_parser("split", help="exposure experiment: split a suite's tasks into halves A and B")
     split.add_argument("suite", help="the test suite: builtin, a folder of tasks, examples:PATH or tlabench:PATH")

@@ -8,18 +8,18 @@ from __future__ import annotations
 import time
 from typing import Any, Mapping, Sequence
 
-from . import __version__
+from .. import __version__
 from .cases import Case
-from .cir.analysis import hidden_names
-from .grading.cascade import grade_all
-from .grading import shortcuts
-from .verdicts import record_outcome
-from .vocabulary import search_budget as search_budget_for
-from .tla.runner import TlaTools
-from .tla.streams import budgets
+from ..cir.analysis import hidden_names
+from ..grading.cascade import grade_all
+from ..grading import shortcuts
+from ..records import record_outcome
+from ..vocabulary import search_budget as search_budget_for
+from ..tla.runner import TlaTools
+from ..tla.streams import budgets
 
-from .records import GradeEntry, Record
-from .vocabulary import GRADES, MODES, Side, Stage  # noqa: F401 - MODES is re-exported here
+from ..records import GradeEntry, Record
+from ..vocabulary import GRADES, MODES, Side, Stage  # noqa: F401 - MODES is re-exported here
 
 RECORD_SCHEMA = 1
 
@@ -43,8 +43,8 @@ def _similarity(output: str, reference: str) -> dict[str, float] | None:
     """BLEU-4/ROUGE-L of the module the graders see (fences and prose dropped, as appendix V scores
     modules), or of the raw output when no module can be extracted."""
     try:
-        from .grading.extract import extract_module
-        from .grading.similarity import similarity
+        from ..grading.extract import extract_module
+        from ..grading.similarity import similarity
     except ImportError:  # pragma: no cover - optional until the similarity module lands
         return None
     try:
@@ -57,7 +57,7 @@ def _similarity(output: str, reference: str) -> dict[str, float] | None:
 
 def mark_known_names(description: str) -> dict[str, list[str]]:
     """Appendix M's marks (imported late: the report package is not needed to grade)."""
-    from .report.controls import mark_known_names as mark
+    from ..report.controls import mark_known_names as mark
 
     return mark(description)
 
@@ -99,7 +99,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
                           "details": _small(result.details)}
     results = {grade: results[grade] for grade in grades}  # the run's order of grades
     hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
-    from .tla.toolchain import find_jar
+    from ..tla.toolchain import find_jar
 
     record: Record = {
         "schema": RECORD_SCHEMA,

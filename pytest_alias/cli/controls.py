@@ -7,34 +7,34 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .atomic import check_output_file
-from .errors import UsageProblem as UserError  # one error type for every command: one sentence, exit code 2
+from ..atomic import check_output_file
+from ..errors import UsageProblem  # one error type for every command: one sentence, exit code 2
 
 
 
 def _settings(args: argparse.Namespace, kinds: tuple[str, ...] = ("original",)) -> Any:
-    from .options import defaults
-    from .run import RunConfig, Workspace
+    from ..run.options import defaults
+    from ..run import RunConfig, Workspace
 
     try:
         return Workspace(RunConfig.from_options({**defaults(), "suite": args.suite, "conditions": kinds,
                                       "cache_dir": getattr(args, "cache_dir", None), "model": (args.model,)}))
     except ValueError as exc:
-        raise UserError(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
 
 
 def _model(settings: Any, spec: str) -> Any:
     try:
         return settings.model(spec)
     except ValueError as exc:
-        raise UserError(str(exc)) from None
+        raise UsageProblem(str(exc)) from None
 
 
 def cmd_propose_names(args: argparse.Namespace) -> int:
     """Ask a model for meaningful names, verify each renaming, write the valid maps."""
-    from .controls.propose import propose_names, write_maps
-    from .progress import Progress
-    from .tasks.suites import load_suite
+    from ..controls.propose import propose_names, write_maps
+    from ..progress import Progress
+    from ..tasks.suites import load_suite
 
     check_output_file(args.out, "out")  # refused now, not after the model has answered
     settings = _settings(args)
@@ -54,9 +54,9 @@ def cmd_propose_names(args: argparse.Namespace) -> int:
 
 def cmd_continuation(args: argparse.Namespace) -> int:
     """File continuation on each reference and its renamed copy."""
-    from .controls.continuation import ContinuationItem, origin, run_continuation
-    from .report.files import write_jsonl
-    from .progress import Progress
+    from ..controls.continuation import ContinuationItem, origin, run_continuation
+    from ..report.files import write_jsonl
+    from ..progress import Progress
 
     check_output_file(args.out, "out")  # refused now, not after the model has answered
     settings = _settings(args, ("original", "random"))

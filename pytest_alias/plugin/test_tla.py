@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_alias.evaluate import applicable_grades, failure_summary
+from pytest_alias.run.record import applicable_grades, failure_summary
 from pytest_alias.models.redact import shorten  # cuts a line only after redacting it whole
-from pytest_alias.plugin import record_item
+from pytest_alias.plugin.state import record_item
 
 
 def test_tla(request: pytest.FixtureRequest, alias_case, alias_workspace, alias_output) -> None:

@@ -11,8 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .cir.prepared import Prepared
-from .tasks.model import Condition, Task
+from ..cir.prepared import Prepared
+from ..tasks.model import Condition, Task
 
 _ID_UNSAFE = re.compile(r"[^a-z0-9_.]+")
 

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .cases import Case
-from .models.base import DecodingParams, Generation, GenerationRequest, module_header, supports_prefix
-from .models.store import GenerationStore
-from .progress import Progress
-from .atomic import check_output_file, write_output
-from .errors import UsageProblem
+from ..models.base import DecodingParams, Generation, GenerationRequest, module_header, supports_prefix
+from ..models.store import GenerationStore
+from ..progress import Progress
+from ..atomic import check_output_file, write_output
+from ..errors import UsageProblem
 
 CaseKey = tuple[str, str, int, str]
 

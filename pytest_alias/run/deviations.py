@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .vocabulary import SEARCH_BUDGET_LIMITS, search_budget
+from ..vocabulary import SEARCH_BUDGET_LIMITS, search_budget
 
 #: The paper's value of each run setting that can deviate from it (attribute name → value).
 PAPER_SETTINGS: dict[str, Any] = {
@@ -79,7 +79,7 @@ def search_budget_deviations(settings: Any, records: Iterable[Mapping[str, Any]]
 
 def cut_searches(records: Iterable[Mapping[str, Any]]) -> list[float]:
     """The budget (seconds) of each record's behavior search that its budget cut off."""
-    from .verdicts import grade_outcome
+    from ..records import grade_outcome
 
     cut = []
     for record in records:
@@ -93,7 +93,7 @@ def budget_deviations() -> list[str]:
     """The byte budgets of SANY/TLC output and state-graph dumps (``ALIAS_OUTPUT_LIMIT_MB``,
     ``ALIAS_GRAPH_LIMIT_MB``) that differ from ALIAS's defaults: a smaller one can fail a run the
     defaults let finish, so a reader must see it. An unusable setting is left to the start-up check."""
-    from .tla.streams import DEFAULT_GRAPH_MB, DEFAULT_OUTPUT_MB, GRAPH_VARIABLE, MB, OUTPUT_VARIABLE, budgets
+    from ..tla.streams import DEFAULT_GRAPH_MB, DEFAULT_OUTPUT_MB, GRAPH_VARIABLE, MB, OUTPUT_VARIABLE, budgets
 
     try:
         chosen = budgets()
@@ -116,7 +116,7 @@ def deviation_line(settings: Any, records: Iterable[Mapping[str, Any]] = ()) -> 
 def recorded_deviations(path: Path | str) -> list[str]:
     """The deviations a saved run's JSON (``--alias-report run.json``) names in its metadata; [] for a
     file without them (JSON lines, a run saved before they were recorded, an unreadable file)."""
-    from .atomic import read_json
+    from ..atomic import read_json
 
     try:
         document = read_json(path)
