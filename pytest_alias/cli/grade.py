@@ -9,9 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import UsageProblem
+from ..errors import UnreadableInput, UsageProblem
+from ..grading.validation import available_modes
+from ..run.config import RunConfig
+from ..run.workspace import Workspace
+from ..tasks.model import Task
+from ..tla.specfiles import read_source
+from ..vocabulary import Side, Stage
 from ..run.options import add_command_option, integer, seconds
-from ..tla.cfg import CfgError
 from ..tla.specfiles import SpecError, SpecFiles
 from ..vocabulary import (GRADES, MAX_MUTANTS, MAX_SEED, MAX_WORKERS, MODES, TLC_TIMEOUT_S,
                          search_budget)
@@ -39,87 +44,86 @@ def _flat_mapping(details: Mapping[str, Any]) -> dict[str, str] | None:
     return flat
 
 
-def _no_verdict(args: argparse.Namespace, reason: str, side: str, stage: str) -> dict[str, Any]:
-    """The ``--json`` object of a grade that could not run (a cfg or file that cannot be read)."""
-    return {"grade": args.grade, **_grade_settings(args), "passed": False, "reason": reason, "side": side,
-            "stage": stage, "mapping": None, "tlc_runs": 0, "seconds": 0.0}
-
-
-def _grade_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The settings a ``grade`` verdict was reached under (its ``--json`` object carries them)."""
-    return {"mode": args.mode, "name_rule": args.name_rule,
-            "search_budget_s": search_budget(args.search_budget, args.timeout)}
+def _no_record(args: argparse.Namespace, exc: UnreadableInput) -> dict[str, Any]:
+    """The ``--json`` object when no record can be made (a reference, cfg or output that cannot be read)."""
+    return {"grade": args.grade, "mode": args.mode, "name_rule": args.name_rule,
+            "search_budget_s": search_budget(args.search_budget, args.timeout), "passed": False, "reason": str(exc),
+            "side": exc.side, "stage": exc.stage}
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
     """Grade one model output against a reference module and its cfg; exit 0 when it passes.
 
-    With ``--json`` a verdict object is printed whatever happens: a reference, cfg or output that
-    cannot be read gives one too (``passed`` false, ``side`` and ``stage`` saying why), then the
-    usual one-line error and exit code 2."""
-    if not args.json:
-        return _grade_command(args)
+    The output is graded through the run layer as sample 0 of the reference's original condition, so
+    ``--json`` prints the record a pytest item writes (same keys, shortcuts, memo and self-check).
+    A reference, cfg or output that cannot be read prints an object saying whose it is (``side``,
+    ``stage``), then the usual one-line error and exit code 2."""
     try:
-        return _grade_command(args)
-    except (UsageProblem, SpecError, CfgError) as exc:
-        about_cfg = isinstance(exc, CfgError) or (args.cfg is not None and str(args.cfg) in str(exc))
-        about_output = str(args.output) in str(exc)
-        side, stage = ("reference", "cfg") if about_cfg else ("grader", "extract") if about_output else (
-            "reference", "stage")
-        print(json.dumps(_no_verdict(args, str(exc), side, stage)))
+        task = _reference_task(args)
+        text, size = _read_output(args.output)
+    except UnreadableInput as exc:
+        if args.json:
+            print(json.dumps(_no_record(args, exc)))
         raise
+    workspace = Workspace(RunConfig(models=("output",), grade=args.grade, grades=(args.grade,), suite=str(args.task or args.reference),
+                                    conditions=("original",), samples=1, timeout=args.timeout, mode=args.mode,
+                                    name_rule=args.name_rule, search_budget=args.search_budget,
+                                    cache_dir=args.cache_dir, use_cache=not args.no_cache),
+                          tasks=[task])
+    workspace.tools.check_drivable()  # a jar the launcher cannot drive: one line now, not a grader error
+    if args.grade == "behavior" and args.mode not in available_modes():
+        raise UsageProblem(f"--mode {args.mode} is not available in this build")
+    record = workspace.grade_text(task.id, text, output_bytes=size if size > MAX_OUTPUT_READ else None)
+    entry = record["grades"][args.grade]
+    if args.json:
+        print(json.dumps(record))
+        return 0 if entry["passed"] else 1
+    print(f"{args.grade} grade: " + ("PASSED" if entry["passed"] else f"FAILED: {entry['reason']}"))
+    mapping = _flat_mapping(entry.get("details") or {}) if args.grade == "behavior" else None
+    if mapping:
+        print("mapping: " + ", ".join(f"{r} -> {g}" for r, g in mapping.items()))
+    print(f"{record['timings']['tlc_runs']} TLC run(s), {entry.get('seconds', 0.0):.2f} s")
+    return 0 if entry["passed"] else 1
 
 
-def _grade_command(args: argparse.Namespace) -> int:
-    from ..grading.validation import ModeUnavailable, guarded_grade
-    from ..tasks.model import Task
+def _reference_task(args: argparse.Namespace) -> Task:
+    """The task of ``--task`` (a task folder), or of the reference module (and the modules beside it
+    that it imports) and its cfg."""
+    if args.task is not None:
+        from ..tasks.folders import load_task_folder
 
-    # The cfg is not checked here: a cfg the grade cannot read is a verdict of its own (side reference).
-    reference = SpecFiles.from_path(args.reference, args.cfg)
-    if not args.output.is_file():
-        raise UsageProblem(f"{args.output}: no such output file")
+        try:
+            return load_task_folder(args.task)
+        except (UsageProblem, SpecError, ValueError, OSError) as exc:
+            raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.STAGE) from None
     try:
-        with args.output.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            text = handle.read(MAX_OUTPUT_READ).decode("utf-8", "replace")
-    except OSError as exc:
-        raise UsageProblem(f"{args.output}: cannot read ({exc.strerror})") from None
+        reference = SpecFiles.from_path(args.reference, None, default_cfg=False)
+    except SpecError as exc:
+        raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.STAGE) from None
+    cfg_path = args.cfg if args.cfg is not None else args.reference.with_suffix(".cfg")
+    cfg: str | None = None
+    if args.cfg is not None or cfg_path.is_file():
+        if not cfg_path.is_file():
+            raise UnreadableInput(f"{cfg_path}: no such cfg file", side=Side.REFERENCE, stage=Stage.CFG)
+        try:  # the cfg is not parsed here: a cfg the grade cannot read is a verdict of its own (side reference)
+            cfg = read_source(cfg_path)
+        except SpecError as exc:
+            raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.CFG) from None
     modules = {reference.main: reference.modules[reference.main],
                **{k: v for k, v in reference.modules.items() if k != reference.main}}
-    condition = Task(reference.main, "", tuple(modules.items()), reference.cfg).original()
-    tools = tools_from(args)
-    before = tools.launches["tlc"]
-    try:
-        if size > MAX_OUTPUT_READ:  # only a part was read: the verdict states the file's true size
-            from ..grading.extract import oversize_reason
-            from ..grading.result import Evidence, GradeResult
-            from ..vocabulary import Side, Stage
+    return Task(reference.main, "", tuple(modules.items()), cfg)
 
-            result = GradeResult(args.grade, False, oversize_reason(size), Evidence(stage=Stage.EXTRACT, side=Side.OUTPUT))
-        else:
-            result = guarded_grade(text, condition, args.grade, mode=args.mode, tools=tools, timeout=args.timeout,
-                                   name_rule=args.name_rule, search_budget=args.search_budget)
-    except ModeUnavailable as exc:
-        raise UsageProblem(str(exc)) from None
-    verdict = {
-        "grade": result.grade,
-        **_grade_settings(args),
-        "passed": result.passed,
-        "reason": result.reason,
-        "side": None if result.passed else str(result.details.get("side", "output")),
-        "stage": str(result.details["stage"]) if "stage" in result.details else None,
-        "mapping": _flat_mapping(result.details) if result.grade == "behavior" else None,
-        "tlc_runs": tools.launches["tlc"] - before,
-        "seconds": round(result.seconds, 3),
-    }
-    if args.json:
-        print(json.dumps(verdict))
-    else:
-        print(f"{args.grade} grade: " + ("PASSED" if result.passed else f"FAILED: {result.reason}"))
-        if verdict["mapping"]:
-            print("mapping: " + ", ".join(f"{r} -> {g}" for r, g in verdict["mapping"].items()))
-        print(f"{verdict['tlc_runs']} TLC run(s), {result.seconds:.2f} s")
-    return 0 if result.passed else 1
+
+def _read_output(path: Path) -> tuple[str, int]:
+    """The output file's text (at most :data:`MAX_OUTPUT_READ` bytes of it) and its true size."""
+    if not path.is_file():
+        raise UnreadableInput(f"{path}: no such output file", side=Side.GRADER, stage=Stage.EXTRACT)
+    try:
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            return handle.read(MAX_OUTPUT_READ).decode("utf-8", "replace"), size
+    except OSError as exc:
+        raise UnreadableInput(f"{path}: cannot read ({exc.strerror})", side=Side.GRADER, stage=Stage.EXTRACT) from None
 
 
 def _validation_progress(task: Any) -> None:
@@ -155,8 +159,12 @@ def cmd_validate_grader(args: argparse.Namespace) -> int:
 def add_commands(commands: Any) -> None:
     """Register this family's subcommands."""
     grade = commands.add_parser("grade", help="grade one model output against a reference (parse, name or behavior)")
-    grade.add_argument("--reference", type=Path, required=True,
-                       help="the reference .tla module (modules it imports are read from beside it)")
+    reference = grade.add_mutually_exclusive_group(required=True)
+    reference.add_argument("--reference", type=Path, default=None,
+                           help="the reference .tla module (modules it imports are read from beside it)")
+    reference.add_argument("--task", type=Path, default=None,
+                           help="a task folder (task.toml, modules, cfg, description): graded as a suite's task is, "
+                                "so the record equals the pytest item's")
     grade.add_argument("--cfg", type=Path, default=None, help="the reference's cfg (default: MODULE.cfg beside it)")
     grade.add_argument("--output", type=Path, required=True, help="a text file holding the model's output")
     grade.add_argument("--grade", choices=GRADES, required=True, help="which grade")

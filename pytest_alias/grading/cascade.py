@@ -31,14 +31,17 @@ DECIDED_BY_PARSE = "the parse grade's failure (shortcut: cascade)"
 
 
 def grade_all(output_text: str | None, condition: Condition, grades: Sequence[str], *, mode: str, tools: object,
-              timeout: float, name_rule: str = "paper", search_budget: float | None = None) -> dict[str, GradeResult]:
-    """Each of ``grades`` (all applicable to ``condition``) on ``output_text``, never raising for the output."""
+              timeout: float, name_rule: str = "paper", search_budget: float | None = None,
+              output_bytes: int | None = None) -> dict[str, GradeResult]:
+    """Each of ``grades`` (all applicable to ``condition``) on ``output_text``, never raising for the output;
+    ``output_bytes``: the output's true size where ``output_text`` is only its start."""
     ordered = sorted(grades, key=GRADES.index)  # parse first: it may decide the others
     if not shortcuts.enabled():
+        given = extract_module(output_text, size=output_bytes) if output_bytes is not None else None
         return {grade: guarded_grade(output_text, condition, grade, mode=mode, tools=tools, timeout=timeout,  # type: ignore[arg-type]
-                                     name_rule=name_rule, search_budget=search_budget)
+                                     name_rule=name_rule, search_budget=search_budget, extraction=given)
                 for grade in ordered}
-    extraction = extract_module(output_text)
+    extraction = extract_module(output_text, size=output_bytes)
     memo = GradeMemo(tools.cache_dir) if getattr(tools, "use_cache", False) and extraction.ok else None  # type: ignore[attr-defined]
     identity = tools.toolchain.identity if memo is not None else ""  # type: ignore[attr-defined]
     results: dict[str, GradeResult] = {}

@@ -119,6 +119,7 @@ class RunConfig:
     name_rule: str = "paper"  # the name grade's cfg binding: appendix H as written; "refined" is a deviation
     search_budget: float | None = None  # the behavior search's whole budget (None: 4 × the TLC limit)
     cache_dir: Path | None = None
+    use_cache: bool = True  # False: every SANY/TLC run is made again (``tla-alias --no-cache``)
     store_mode: str = "rw"
     reports: tuple[Path, ...] = ()
     gates: tuple[Gate, ...] = ()

@@ -71,7 +71,7 @@ def not_gradeable_result(reason: str) -> GradeEntry:
 
 def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools, timeout: float, mode: str,
              generation: dict[str, Any] | None = None, not_gradeable: Mapping[str, str] | None = None,
-             name_rule: str = "paper", search_budget: float | None = None) -> Record:
+             name_rule: str = "paper", search_budget: float | None = None, output_bytes: int | None = None) -> Record:
     """Run the chosen grades on ``output`` and return the case's record; a grade in ``not_gradeable``
     (grade → the reference self-check's reason) is recorded as not gradeable without running.
     ``name_rule`` binds the name grade's cfg (grading.bind); ``search_budget`` bounds the behavior
@@ -93,7 +93,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
             to_grade.append(grade)
     # guarded: an output that could write files fails unrun, and a grader error is a failing grade
     graded = grade_all(output, case.condition, to_grade, mode=mode, tools=tools, timeout=timeout, name_rule=name_rule,
-                       search_budget=search_budget) if to_grade else {}
+                       search_budget=search_budget, output_bytes=output_bytes) if to_grade else {}
     for grade, result in graded.items():
         results[grade] = {"passed": result.passed, "reason": result.reason, "seconds": round(result.seconds, 3),
                           "details": _small(result.details)}

@@ -22,8 +22,10 @@ from .coverage import Coverage, compute_coverage
 class Workspace:
     """The shared objects and steps of one run, created once per process from a :class:`RunConfig`."""
 
-    def __init__(self, config: RunConfig) -> None:
+    def __init__(self, config: RunConfig, *, tasks: Sequence[Any] | None = None) -> None:
         self.config = config
+        # Tasks given by the caller instead of the config's suite (``tla-alias grade``: one reference).
+        self._given_tasks = sorted(tasks, key=lambda task: task.id) if tasks is not None else None
         self._cases: list[Case] | None = None
         self._prepared: list[tuple[Any, Any]] | None = None  # the run's conditions, prepared once
         self._models: dict[str, Any] = {}
@@ -41,7 +43,9 @@ class Workspace:
         """SANY and TLC of this run's toolchain, with the run cache under the cache folder."""
         from ..tla.runner import TlaTools, default_tools
 
-        return TlaTools(cache_dir=self.config.cache_dir) if self.config.cache_dir else default_tools()
+        if self.config.cache_dir is None and self.config.use_cache:
+            return default_tools()
+        return TlaTools(cache_dir=self.config.cache_dir, use_cache=self.config.use_cache)
 
     @functools.cached_property
     def cache_root(self) -> Path:
@@ -75,6 +79,8 @@ class Workspace:
 
     def tasks(self) -> list[Any]:
         """The suite's tasks, sorted by id (a suite that cannot be read is a usage problem)."""
+        if self._given_tasks is not None:
+            return list(self._given_tasks)
         from ..tasks.suites import load_suite_report
 
         report = load_suite_report(self.config.suite)
@@ -198,7 +204,19 @@ class Workspace:
             return None
         return self._coverage.covered
 
-    def grade(self, case: Case, generation: Any) -> Record:
+    def grade_text(self, task_id: str, text: str, *, condition: str = "original", output_bytes: int | None = None) -> Record:
+        """Grade a text no model of the run generated (``tla-alias grade``) as sample 0 of ``task_id``'s
+        ``condition``: the record a pytest item of that case writes. ``output_bytes`` is the text's true
+        size where only a part of it was read (an oversize output keeps its size in the reason)."""
+        from ..models.base import Generation
+
+        case = next((c for c in self.cases() if c.task.id == task_id and c.condition.label == condition
+                     and c.sample == 0), None)
+        if case is None:
+            raise UsageProblem(f"no case of task {task_id!r} in condition {condition!r} in this run")
+        return self.grade(case, Generation(text=text, model=case.model), output_bytes=output_bytes)
+
+    def grade(self, case: Case, generation: Any, *, output_bytes: int | None = None) -> Record:
         """Grade ``generation``'s text for ``case`` with the run's grades and return its record."""
         from .record import evaluate
         from .generation import generation_fields
@@ -224,7 +242,7 @@ class Workspace:
             record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
                               mode=self.config.mode, generation=generation_fields(generation),
                               not_gradeable=not_gradeable, name_rule=self.config.name_rule,
-                              search_budget=self.config.search_budget)
+                              search_budget=self.config.search_budget, output_bytes=output_bytes)
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
         if self.config.rename_seeds > 1 and case.condition.kind == "random":  # which of the run's renamings
             record["rename_seed"] = case.condition.rename_seed
