@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pytest_alias.run.options import OPTIONS, OptionError, resolve
-from pytest_alias.report.outcomes import outcome_counts, record_outcome
+from pytest_alias.records import outcome_counts, record_outcome
 
 # A value for every option as the command line gives it (converted) and as an ini file gives it (text).
 CLI = {"model": ["fake"], "grade": "behavior", "suite": "examples:/x", "conditions": ("random",), "samples": 3,

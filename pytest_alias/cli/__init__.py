@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .. import __version__
-from ..errors import BadInput, RunStopped, ToolFault, UsageProblem, usage_message
+from ..errors import AliasError, usage_message
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,11 +32,6 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_report_command(commands)
     controls.add_control_commands(commands)
     return parser
-
-
-def _user_errors() -> tuple[type[Exception], ...]:
-    """Exceptions that mean bad input or a run that cannot go on: one sentence, never a traceback."""
-    return (UsageProblem, BadInput, ToolFault, RunStopped)
 
 
 def _one_line_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -60,9 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"tla-alias: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
-    except Exception as exc:
-        if not isinstance(exc, _user_errors()):
-            raise
+    except AliasError as exc:  # the project's own errors only: anything else is a bug and shows as one
         print(f"tla-alias: {usage_message(exc, '--')}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ from ..errors import UsageProblem
 from ..run.options import integer
 from ..vocabulary import MAX_RENAME_SEEDS, MAX_SEED, MAX_WORKERS
 from .toolchain import spec_with_cfg, tools_from
+from .workspace import open_workspace
 
 
 
@@ -105,18 +106,16 @@ def _rename_maps(path: Path) -> dict[str, dict[str, str]]:
 def cmd_build(args: argparse.Namespace) -> int:
     """Rename and verify every task of a suite; write the test set and its summary."""
     from ..cir.build import build_test_set, check_out
-    from ..tasks.suites import load_suite
-
-    from ..cir.prepared import ConditionCache
 
     check_out(args.out)  # every input is checked before any work or write: --out, the suite, the maps
-    tasks = load_suite(args.suite)
     maps = _rename_maps(args.rename_map) if args.rename_map else None
-    tools = tools_from(args)
+    workspace = open_workspace(args, suite=args.suite, seed=args.seed, conditions=("random",), rename_maps=maps,
+                               rename_seeds=args.rename_seeds)
+    tasks, tools = workspace.tasks(), workspace.tools
     summary = build_test_set(tasks, args.out, seed=args.seed, workers=args.workers, tools=tools, rename_maps=maps,
                              suite=args.suite)
     # A later pytest run with this seed (or these maps) and cache reads these conditions instead of building them.
-    cache = ConditionCache(tools.cache_dir, tools.toolchain.jar.sha256)
+    cache = workspace.condition_cache
     for report in summary.reports:
         if maps is None or report.task.id in maps:
             cache.store(report.task, report.renamed, seed=args.seed, proposed=(maps or {}).get(report.task.id),
@@ -126,11 +125,7 @@ def cmd_build(args: argparse.Namespace) -> int:
             if not report.verified:
                 print(f"{report.task.id}: map refused: {report.to_dict()['failure']}")
     if args.rename_seeds > 1:  # a run's further renamings (--alias-rename-seeds), built ahead into the cache
-        from ..cir.prepared import prepare_all
-
-        prepared = prepare_all(cache, tasks, ["random"], seed=args.seed, meaningful_maps=None, tools=lambda: tools,
-                               live=sys.stderr.isatty(), description="building further renamings",
-                               renamings=args.rename_seeds)
+        prepared = workspace.prepared_conditions(live=sys.stderr.isatty())
         extra = [reason for _, conditions in prepared for _, reason in conditions[1:]]
         print(f"{sum(reason is None for reason in extra)}/{len(extra)} further renamings verified "
               f"({args.rename_seeds - 1} per task, in the condition cache for --alias-rename-seeds={args.rename_seeds})")

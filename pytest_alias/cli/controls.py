@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import check_output_file
-from ..errors import UsageProblem  # one error type for every command: one sentence, exit code 2
 
 
 
@@ -16,18 +15,12 @@ def _settings(args: argparse.Namespace, kinds: tuple[str, ...] = ("original",)) 
     from ..run.options import defaults
     from ..run import RunConfig, Workspace
 
-    try:
-        return Workspace(RunConfig.from_options({**defaults(), "suite": args.suite, "conditions": kinds,
-                                      "cache_dir": getattr(args, "cache_dir", None), "model": (args.model,)}))
-    except ValueError as exc:
-        raise UsageProblem(str(exc)) from None
+    return Workspace(RunConfig.from_options({**defaults(), "suite": args.suite, "conditions": kinds,
+                                             "cache_dir": getattr(args, "cache_dir", None), "model": (args.model,)}))
 
 
 def _model(settings: Any, spec: str) -> Any:
-    try:
-        return settings.model(spec)
-    except ValueError as exc:
-        raise UsageProblem(str(exc)) from None
+    return settings.model(spec)
 
 
 def cmd_propose_names(args: argparse.Namespace) -> int:

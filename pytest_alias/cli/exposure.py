@@ -1,6 +1,6 @@
 """The exposure commands of ``tla-alias``: ``split``, ``finetune``, ``likelihood`` and ``exposure``.
 
-Thin doors onto :mod:`pytest_alias.exposure` (kept apart from ``cli.py`` so each file stays short).
+Thin doors onto :mod:`pytest_alias.exposure`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import check_output_file
-from ..errors import UsageProblem  # one error type for every command: one sentence, exit code 2
+from ..errors import AliasError, UsageProblem  # one error type for every command: one sentence, exit code 2
 
 
 
@@ -87,7 +87,7 @@ def cmd_finetune(args: argparse.Namespace) -> int:
         settings = FinetuneSettings(**overrides)
         result = finetune(args.base, args.split, args.half, args.arm, args.out, settings=settings,
                           suite=args.suite, pool_suite=args.pool_suite, live=_live(args))
-    except (ValueError, ImportError, OSError) as exc:
+    except (AliasError, ImportError, OSError) as exc:  # ImportError: an optional dependency not installed
         raise UsageProblem(str(exc)) from None
     if result.already_done:
         print(f"{args.out}: already trained with these settings and data ({result.steps} steps); nothing to do")
@@ -117,7 +117,7 @@ def cmd_likelihood(args: argparse.Namespace) -> int:
                              batch_size=args.batch_size, cache_dir=getattr(args, "cache_dir", None),
                              meaningful_maps=args.meaningful_maps, live=_live(args), min_k=args.min_k,
                              keep_tokens=args.keep_tokens)
-    except (ValueError, ImportError, OSError) as exc:
+    except (AliasError, ImportError, OSError) as exc:  # ImportError: an optional dependency not installed
         raise UsageProblem(usage_message(exc, "--")) from None
     means = [row["mean"] for row in run.rows if row["mean"] is not None]
     average = f", mean log-likelihood {sum(means) / len(means):.3f}" if means else ""

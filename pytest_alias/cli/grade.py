@@ -11,16 +11,11 @@ from typing import Any, Mapping
 
 from ..errors import UnreadableInput, UsageProblem
 from ..grading.validation import available_modes
-from ..run.config import RunConfig
-from ..run.workspace import Workspace
-from ..tasks.model import Task
-from ..tla.specfiles import read_source
-from ..vocabulary import Side, Stage
 from ..run.options import add_command_option, integer, seconds
-from ..tla.specfiles import SpecError, SpecFiles
-from ..vocabulary import (GRADES, MAX_MUTANTS, MAX_SEED, MAX_WORKERS, MODES, TLC_TIMEOUT_S,
-                         search_budget)
-from .toolchain import tools_from
+from ..tasks.model import Task
+from ..tla.specfiles import SpecError, SpecFiles, read_source
+from ..vocabulary import (GRADES, MAX_MUTANTS, MAX_SEED, MAX_WORKERS, MODES, Side, Stage, TLC_TIMEOUT_S, search_budget)
+from .workspace import open_workspace
 
 
 
@@ -65,12 +60,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(_no_record(args, exc)))
         raise
-    workspace = Workspace(RunConfig(models=("output",), grade=args.grade, grades=(args.grade,), suite=str(args.task or args.reference),
-                                    conditions=("original",), samples=1, timeout=args.timeout, mode=args.mode,
-                                    name_rule=args.name_rule, search_budget=args.search_budget,
-                                    cache_dir=args.cache_dir, use_cache=not args.no_cache),
-                          tasks=[task])
-    workspace.tools.check_drivable()  # a jar the launcher cannot drive: one line now, not a grader error
+    workspace = open_workspace(args, tasks=[task], models=("output",), grade=args.grade, grades=(args.grade,),
+                               suite=str(args.task or args.reference), conditions=("original",), samples=1,
+                               timeout=args.timeout, mode=args.mode, name_rule=args.name_rule,
+                               search_budget=args.search_budget)
     if args.grade == "behavior" and args.mode not in available_modes():
         raise UsageProblem(f"--mode {args.mode} is not available in this build")
     record = workspace.grade_text(task.id, text, output_bytes=size if size > MAX_OUTPUT_READ else None)
@@ -137,13 +130,11 @@ def _validation_progress(task: Any) -> None:
 def cmd_validate_grader(args: argparse.Namespace) -> int:
     """Table J.1 for a suite; exit 0 when no positive control of a covered task fails and no mutant passes."""
     from ..grading.validation import ModeUnavailable, validate_grader
-    from ..tasks.suites import load_suite
-
     if args.workers < 1 or args.mutant_limit < 0 or (args.max_states is not None and args.max_states < 0):
         raise UsageProblem("--workers must be at least 1, --mutant-limit and --max-states at least 0")
-    tasks = load_suite(args.suite)
+    workspace = open_workspace(args, suite=args.suite, mode=args.mode, timeout=args.timeout)
     try:
-        table = validate_grader(tasks, tools=tools_from(args), mode=args.mode, workers=args.workers, seed=args.seed,
+        table = validate_grader(workspace.tasks(), tools=workspace.tools, mode=args.mode, workers=args.workers, seed=args.seed,
                                 mutant_limit=args.mutant_limit, timeout=args.timeout,
                                 mutant_timeout=args.mutant_timeout, max_states=args.max_states,
                                 progress=_validation_progress if args.progress else None)

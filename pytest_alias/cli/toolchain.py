@@ -12,16 +12,14 @@ from ..run.options import integer, seconds
 from ..tla.cfg import CfgError
 from ..tla.specfiles import SpecFiles
 from ..tla.toolchain import ToolchainError
-from ..vocabulary import (MAX_WORKERS, TLC_TIMEOUT_S)
+from ..vocabulary import MAX_WORKERS, TLC_TIMEOUT_S
+from .workspace import open_workspace
 
 
 
 def tools_from(args: argparse.Namespace) -> Any:
-    from ..tla.runner import TlaTools
-
-    tools = TlaTools(cache_dir=getattr(args, "cache_dir", None), use_cache=not getattr(args, "no_cache", False))
-    tools.check_drivable()  # a jar the launcher cannot drive: one line now, not a grader error per run
-    return tools
+    """SANY and TLC of the command's workspace (checked to be drivable)."""
+    return open_workspace(args).tools
 
 
 
@@ -30,14 +28,12 @@ def tools_from(args: argparse.Namespace) -> Any:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Report which Java, jar, launcher and cache ALIAS uses; exit 0 only when SANY and TLC work."""
-    from ..tla.runner import TlaTools
-    from ..tla.specfiles import SpecFiles
     from ..tla.syntax import parse_module
 
     rows: list[tuple[str, str]] = []
     healthy = True
     try:
-        tools = TlaTools(cache_dir=args.cache_dir, use_cache=False)
+        tools = open_workspace(args, check=False, use_cache=False).tools  # doctor runs the tools itself
     except ToolchainError as exc:
         print(f"toolchain: {exc}")
         return 1

@@ -44,10 +44,11 @@ from ..tla.runner import TlaTools, default_tools
 from ..vocabulary import TLC_TIMEOUT_S
 from ..tla.specfiles import SpecFiles
 from .behavior import UnknownModeError
-from .guard import WRITER_MODULES, WRITER_OPERATORS, writer_use  # noqa: F401 - re-exported
+from .guard import writer_use
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mutants import check_mutant, generate_mutants, reference_distinct
-from .result import Evidence, GRADES, GradeResult
+from .result import Evidence, GradeResult
+from ..vocabulary import GRADES
 from ..vocabulary import NAME_RULES, Side, Stage
 
 __all__ = [

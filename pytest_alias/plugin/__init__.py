@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from ..errors import usage_message
+from ..errors import AliasError, usage_message
 from ..run.options import OPTIONS, OptionError, resolve
 from .state import FLAG_PREFIX, GENERATIONS_KEY, SESSION_KEY, WORKSPACE_KEY, alias_case_of, record_item
 from .transport import PREPARED_INPUT, decode_prepared
@@ -64,7 +64,6 @@ def pytest_configure(config: pytest.Config) -> None:
 
     worker = hasattr(config, "workerinput")
     from ..tla.launcher import check_environment
-    from ..tla.toolchain import ToolchainError
 
     try:
         check_environment()  # ALIAS_LAUNCHER, ALIAS_JAVA_HEAP: one usage error, not a grader error per item
@@ -76,7 +75,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
                 check_writable_file(workspace.config.save_outputs)
             workspace.tools.check_drivable()  # a jar the launcher cannot drive (or no JVM starts): one line
-    except (ValueError, ToolchainError) as exc:
+    except AliasError as exc:  # the project's own errors only: anything else is a bug, shown as one
         raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
     config.stash[WORKSPACE_KEY] = workspace
     # Collect the bundled benchmark module (from any folder, once the package is installed).
@@ -121,11 +120,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if workspace is None:
         metafunc.parametrize("alias_case", [pytest.param(None, marks=pytest.mark.skip(reason="no --alias-model given"))])
         return
-    from ..tla.toolchain import ToolchainError
 
     try:
         cases = workspace.cases()
-    except (ValueError, ToolchainError) as exc:  # ToolchainError: a JVM that cannot start while conditions are prepared
+    except AliasError as exc:  # a usage problem, or a JVM that cannot start while conditions are prepared
         raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
     params = []
     for case in cases:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from ..errors import usage_message
+from ..errors import AliasError, usage_message
 from .state import FLAG_PREFIX, GENERATIONS_KEY, RUN_STOPPERS, alias_case_of, live_progress, uncaptured
 from .transport import PREPARED_INPUT, encode_payload, encode_prepared, send_payload
 
@@ -65,12 +65,11 @@ class AliasController:
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         """Prepare the conditions before any worker starts (xdist starts them after this hook)."""
-        from ..tla.toolchain import ToolchainError
 
         try:
             with uncaptured(self.config):
                 self.workspace.cases(live=live_progress(self.config))
-        except (ValueError, ToolchainError) as exc:  # ToolchainError: a JVM that cannot start while preparing
+        except AliasError as exc:  # a usage problem, or a JVM that cannot start while preparing
             raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
 
     @pytest.hookimpl(optionalhook=True)

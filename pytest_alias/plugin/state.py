@@ -12,7 +12,7 @@ from typing import Any, Iterator, Mapping
 
 import pytest
 
-from ..errors import RunStopped
+from ..errors import AliasError
 from .transport import RECORD_PROPERTY
 
 FLAG_PREFIX = "--alias-"
@@ -35,8 +35,10 @@ def uncaptured(config: pytest.Config) -> Iterator[None]:
         yield
 
 
-#: Generation errors that stop the whole run with one message (any other fails only its item).
-RUN_STOPPERS: tuple[type[BaseException], ...] = (ValueError, LookupError, ImportError, OSError, RunStopped)
+#: Errors that stop the whole run with one message while it prepares and generates: the project's own
+#: (a usage problem, a replay for other conditions, a store miss, an unreachable provider) and the
+#: machine's (a file that cannot be written). Anything else is a bug and shows as one.
+RUN_STOPPERS: tuple[type[BaseException], ...] = (AliasError, OSError)
 
 
 def live_progress(config: pytest.Config) -> bool:

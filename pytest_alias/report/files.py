@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..atomic import atomic_write, write_output  # noqa: F401 - atomic_write kept importable from here
+from ..atomic import write_output
 from .agreement import agreement_rows, caption as agreement_caption
 from .seeds import SEED_CAPTION, seed_table
 from .tables import decrease_rows, not_graded_lines, rate_rows, render_markdown

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ..records import (NOT_VERDICTS, OUTCOMES, grade_outcome, graded_verdict, outcome_counts,  # noqa: F401 - re-exported
-                        record_outcome)
+from ..records import (OUTCOMES, outcome_counts)
 from .tables import render_text
 
 

@@ -16,7 +16,6 @@ from operator import methodcaller
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..grading.validation import covered_tasks  # noqa: F401 - validate-grader's format, re-exported
 from .aggregate import paired_decrease, aggregate, task_rates
 from .agreement import agreement_rows, caption as agreement_caption
 from .continuation import continuation_analysis
@@ -26,7 +25,8 @@ from .positions import first_sample_rate, position_decreases
 from .controls import LISTS, disagreements, known_name_comparison
 from .seeds import SEED_CAPTION, seed_rows, seed_table
 from .tables import decrease_rows, p_value, rate_rows
-from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, Evidence, \
+from ..grading.validation import covered_tasks
+from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, VerdictEvidence, \
     agreement_evidence, anchor, upper_bound, verdict_data, verdict_evidence, verdict_reading
 from ..vocabulary import BOOTSTRAP_RESAMPLES
 
@@ -309,7 +309,7 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
                                           tuple[str, Mapping[str, Any]]] | None = None,
                        continuation_rows: Sequence[dict[str, Any]] = (), ids: Sequence[str] | None = None,
                        resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0, run: Mapping[str, Any] | None = None,
-                       evidence: Sequence[Evidence] = ()) -> PaperReport:
+                       evidence: Sequence[VerdictEvidence] = ()) -> PaperReport:
     """Every section the inputs support. ``run`` is a plugin run's metadata (its settings and
     coverage): with it the rates and decreases are the run's summary's, covered-task rows included;
     a ``validation`` file's covered tasks take precedence over the run's. ``exposure`` renders Table 2
@@ -373,7 +373,7 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
     return report
 
 
-def verdict_section(report: PaperReport, extra: Sequence[Evidence] = ()) -> Section | None:
+def verdict_section(report: PaperReport, extra: Sequence[VerdictEvidence] = ()) -> Section | None:
     """The contamination verdict: one table of the evidence rows with the reading they support."""
     rows = verdict_evidence(report.aggregate, report.sections, extra)
     if not rows:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..cir.prepared import Prepared
+from ..errors import UsageProblem
 from ..tasks.model import Condition, Task
 
 _ID_UNSAFE = re.compile(r"[^a-z0-9_.]+")
@@ -67,5 +68,5 @@ def build_cases(
                     cases.append(Case(task, condition, sample, model, samples, len(models), reason))
     duplicates = sorted(case_id for case_id, count in Counter(case.id for case in cases).items() if count > 1)
     if duplicates:
-        raise ValueError(f"duplicate case ids (rename the tasks): {', '.join(duplicates[:5])}")
+        raise UsageProblem(f"duplicate case ids (rename the tasks): {', '.join(duplicates[:5])}")
     return cases

@@ -19,7 +19,7 @@ from ..tla.runner import TlaTools
 from ..tla.streams import budgets
 
 from ..records import GradeEntry, Record
-from ..vocabulary import GRADES, MODES, Side, Stage  # noqa: F401 - MODES is re-exported here
+from ..vocabulary import Side, Stage
 
 RECORD_SCHEMA = 1
 

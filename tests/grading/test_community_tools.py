@@ -19,7 +19,7 @@ from pytest_alias.cli import main
 from pytest_alias.grading.behavior import grade_behavior
 from pytest_alias.grading.name_grade import grade_name
 from pytest_alias.grading.parse_grade import grade_parse
-from pytest_alias.report.outcomes import grade_outcome, graded_verdict
+from pytest_alias.records import grade_outcome, graded_verdict
 from pytest_alias.tasks.model import Task
 from pytest_alias.tla.cfg import ALL_KEYWORDS, KEYWORDS_TLC_2_15, UnsupportedKeyword, adapt_for_tlc, parse_cfg
 from pytest_alias.tla.library import library_modules, needed_library
