@@ -19,6 +19,7 @@ from ..tla.runner import TlaTools
 from ..tla.streams import budgets
 
 from ..records import GradeEntry, Record
+from ..tla.cfg import CfgError
 from ..vocabulary import Side, Stage
 
 RECORD_SCHEMA = 1
@@ -98,7 +99,10 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         results[grade] = {"passed": result.passed, "reason": result.reason, "seconds": round(result.seconds, 3),
                           "details": _small(result.details)}
     results = {grade: results[grade] for grade in grades}  # the run's order of grades
-    hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
+    try:
+        hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
+    except CfgError:  # a cfg that cannot be read hides nothing: each TLC grade fails on it with its reason
+        hidden = []
     from ..tla.toolchain import find_jar
 
     record: Record = {
