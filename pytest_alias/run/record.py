@@ -12,10 +12,10 @@ from .. import __version__
 from .cases import Case
 from ..cir.analysis import hidden_names
 from ..grading.cascade import grade_all
-from ..grading import shortcuts
 from ..records import record_outcome
+from ..switches import NAMES as SHORTCUT_NAMES
+from ..grading.context import GradeContext
 from ..vocabulary import search_budget as search_budget_for
-from ..tla.runner import TlaTools
 from ..tla.streams import budgets
 
 from ..records import GradeEntry, Record
@@ -70,13 +70,13 @@ def not_gradeable_result(reason: str) -> GradeEntry:
             "seconds": 0.0, "not_gradeable": True, "details": {"stage": Stage.SELF_CHECK, "side": Side.REFERENCE}}
 
 
-def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools, timeout: float, mode: str,
+def evaluate(case: Case, output: str, grades: Sequence[str], ctx: GradeContext, *,
              generation: dict[str, Any] | None = None, not_gradeable: Mapping[str, str] | None = None,
-             name_rule: str = "paper", search_budget: float | None = None, output_bytes: int | None = None) -> Record:
-    """Run the chosen grades on ``output`` and return the case's record; a grade in ``not_gradeable``
-    (grade → the reference self-check's reason) is recorded as not gradeable without running.
-    ``name_rule`` binds the name grade's cfg (grading.bind); ``search_budget`` bounds the behavior
-    grade's whole search (None: the default for ``timeout``, see options.search_budget)."""
+             output_bytes: int | None = None) -> Record:
+    """Run the chosen grades on ``output`` under ``ctx`` and return the case's record; a grade in
+    ``not_gradeable`` (grade → the reference self-check's reason) is recorded as not gradeable
+    without running."""
+    tools, timeout, mode = ctx.tools, ctx.timeout, ctx.mode
     start = time.perf_counter()
     launched, tool_seconds = dict(tools.launches), dict(tools.tool_seconds)
     results: dict[str, GradeEntry] = {}
@@ -93,8 +93,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         else:
             to_grade.append(grade)
     # guarded: an output that could write files fails unrun, and a grader error is a failing grade
-    graded = grade_all(output, case.condition, to_grade, mode=mode, tools=tools, timeout=timeout, name_rule=name_rule,
-                       search_budget=search_budget, output_bytes=output_bytes) if to_grade else {}
+    graded = grade_all(output, case.condition, to_grade, ctx, output_bytes=output_bytes) if to_grade else {}
     for grade, result in graded.items():
         results[grade] = {"passed": result.passed, "reason": result.reason, "seconds": round(result.seconds, 3),
                           "details": _small(result.details)}
@@ -118,8 +117,8 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         "has_hidden_names": bool(hidden),
         "known_names": mark_known_names(case.condition.description),  # appendix M
         "mode": mode,
-        "name_rule": name_rule,  # the name grade's cfg binding: paper (appendix H as written) or refined
-        "shortcuts": shortcuts.in_force(),  # verdict-preserving shortcuts used (ALIAS_SHORTCUTS=off: none)
+        "name_rule": ctx.name_rule,  # the name grade's cfg binding: paper (appendix H as written) or refined
+        "shortcuts": list(SHORTCUT_NAMES) if ctx.shortcuts else [],  # verdict-preserving shortcuts used
         "generation": generation or {},
         # Where the grading time went: SANY and TLC runs launched for this record (cache hits cost none).
         "timings": {"grading_s": round(time.perf_counter() - start, 3),
@@ -131,7 +130,7 @@ def evaluate(case: Case, output: str, grades: Sequence[str], *, tools: TlaTools,
         "limits": budgets().to_record(),
     }
     if "behavior" in grades:  # the behavior search's whole budget (a search it cut is no verdict)
-        record["search_budget_s"] = search_budget_for(search_budget, timeout)
+        record["search_budget_s"] = search_budget_for(ctx.search_budget, timeout)
     record["outcome"] = record_outcome(record)
     return record
 

@@ -184,7 +184,7 @@ class Workspace:
         if wanted or self._coverage is None:
             originals = [(task, task.original()) for task, _ in self.prepared_conditions() if task.id in wanted]
             found = compute_coverage(originals, tools=self.tools, mode=self.config.mode, timeout=self.config.timeout,
-                                     cache_root=self.cache_root, live=live)
+                                     cache_root=self.cache_root, live=live, shortcuts=self.config.shortcuts)
             if isinstance(self.config.covered, frozenset):  # the covered tasks of a validate-grader file
                 found = found.restricted_to(self.config.covered, self.config.covered_source or "")
             self._coverage = found if self._coverage is None else self._coverage.merged(found)
@@ -220,7 +220,6 @@ class Workspace:
         """Grade ``generation``'s text for ``case`` with the run's grades and return its record."""
         from .record import evaluate
         from .generation import generation_fields
-        from ..grading.graphpass import reference_self_checked
 
         coverage = self.check_references([case.task.id]) if self.needs_coverage() else None
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
@@ -228,27 +227,28 @@ class Workspace:
         timeout = self.tlc_limit(case.task)
         # The reference's own check (cached when the condition was verified) says how long this task's
         # checks run, which picks the tool server's tier; never part of a verdict.
-        # A reference that passed its paper-mode self-check lets the behavior grade read a pass off the
-        # state graphs (grading.graphpass); never otherwise.
-        passed_self_check = (coverage is not None and case.task.id in coverage.checked
-                             and case.task.id not in coverage.not_gradeable)
-        self_checked = passed_self_check and coverage is not None and coverage.mode == "paper"
-        if passed_self_check and coverage is not None and coverage.timeout == timeout:
-            # It stands for this condition's reference too (grading.behavior.reference_passed_self_check).
-            from ..grading.behavior import reference_passed_self_check
-
-            reference_passed_self_check(case.condition, self.tools, mode=coverage.mode, timeout=timeout)
-        with self.tools.expecting(self._expected_seconds(case.condition, timeout)), reference_self_checked(self_checked):
-            record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
-                              mode=self.config.mode, generation=generation_fields(generation),
-                              not_gradeable=not_gradeable, name_rule=self.config.name_rule,
-                              search_budget=self.config.search_budget, output_bytes=output_bytes)
+        with self.tools.expecting(self._expected_seconds(case.condition, timeout)):
+            record = evaluate(case, generation.text, self.config.grades, self.grade_context(case, timeout, coverage),
+                              generation=generation_fields(generation), not_gradeable=not_gradeable,
+                              output_bytes=output_bytes)
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
         if self.config.rename_seeds > 1 and case.condition.kind == "random":  # which of the run's renamings
             record["rename_seed"] = case.condition.rename_seed
         if self.config.timeout_from_reference is not None:  # a deviation from the paper: each verdict names it
             record["tlc_limit"] = {"seconds": timeout, "from_reference": self.config.timeout_from_reference}
         return record
+
+    def grade_context(self, case: Case, timeout: float, coverage: Coverage | None) -> Any:
+        """The grade's context: the run's settings, and whether the run's self-check showed this task's
+        reference passing its behavior grade at this limit (it stands for every condition of the task:
+        a renamed condition is the original under other names, verified when it was prepared)."""
+        from ..grading.context import GradeContext
+
+        passed = (coverage is not None and case.task.id in coverage.checked
+                  and case.task.id not in coverage.not_gradeable)
+        return GradeContext(self.tools, timeout=timeout, mode=self.config.mode, name_rule=self.config.name_rule,
+                            search_budget=self.config.search_budget, shortcuts=self.config.shortcuts,
+                            reference_passed=(coverage.mode, coverage.timeout) if passed and coverage is not None else None)
 
     def _expected_seconds(self, condition: Any, timeout: float) -> float | None:
         """How long ``condition``'s reference check took (cached by its verification), once per process."""
