@@ -228,7 +228,7 @@ def _offline_api(folder: Path) -> Outcome:
     with socket_closed_port() as port:
         start = time.monotonic()
         proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--pyargs", "pytest_alias.benchmark",
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--pyargs", "pytest_alias.plugin.test_tla",
              f"--alias-model=openai:gpt-test?batch=0&base_url=http://127.0.0.1:{port}/v1",
              "--alias-suite=builtin?ids=hour-clock", "--alias-samples=1", "--alias-grade=parse",
              "--alias-conditions=original", "-q"],
@@ -361,7 +361,7 @@ def measure_flood(folder: Path, *, code: Path = REPO, workers: int = 2, timeout:
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--alias-suite=builtin?ids=hour-clock",
                f"--alias-model=replay:{replay}", "--alias-conditions=original", f"--alias-samples={len(lines)}",
                "--alias-grade=behavior", "--alias-mode=extended", f"--alias-timeout={timeout:g}", "-n", str(workers),
-               "-q", "-W", "ignore", f"--alias-report={folder / 'run.json'}", "--pyargs", "pytest_alias.benchmark"]
+               "-q", "-W", "ignore", f"--alias-report={folder / 'run.json'}", "--pyargs", "pytest_alias.plugin.test_tla"]
     env = _env(folder, PYTHONPATH=str(code), **(extra_env or {}))
     start = time.monotonic()
     child = subprocess.Popen(command, env=env, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -2,7 +2,7 @@
 
     python benchmarks/exposure_smollm2.py [--out exposure-smollm2] [--pool-size 8] [--epochs 3]
 
-The same steps as the command sequence in the README, in one process:
+The same steps as the command sequence in docs/how-to/exposure.md, in one process:
 
 1. ``tla-alias split builtin --pool examples:../shared/corpus/tlaplus-examples --pool-size 8``
    (the pool only when the corpus is beside the project; the 8 shortest pool specs keep a CPU run short);

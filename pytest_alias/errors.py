@@ -42,6 +42,17 @@ class UsageProblem(AliasError, ValueError):
         return self._spelled(prefix)
 
 
+class UnreadableInput(UsageProblem):
+    """A file the user named cannot be read. ``side`` says whose it is (``reference``: a module or cfg
+    of the task; ``grader``: the output file, which no model answer can be blamed for) and ``stage``
+    where reading stopped, so a door reports both without reading the message."""
+
+    def __init__(self, message: str, *, side: str, stage: str, option: str | None = None) -> None:
+        super().__init__(message, option=option)
+        self.side = side
+        self.stage = stage
+
+
 class RunStopped(AliasError, RuntimeError):
     """The run cannot go on (a replay for other conditions, an unreachable provider, a store miss)."""
 

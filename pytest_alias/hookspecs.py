@@ -1,8 +1,28 @@
-"""The ``alias`` plugin hooks' public import path (``from pytest_alias.hookspecs import hookimpl``).
+"""Hooks of the ``alias`` plugin project (pluggy), for packages that extend ALIAS without pytest.
 
-The specifications live beside the model registry that calls them (:mod:`pytest_alias.models.hookspecs`).
+A package adds a model backend by exposing a module or object under the ``alias`` entry-point
+group whose ``alias_register_models`` is marked with ``hookimpl``::
+
+    # pyproject.toml: [project.entry-points.alias] mymodels = "mymodels.alias_plugin"
+    from pytest_alias.hookspecs import hookimpl
+
+    @hookimpl
+    def alias_register_models(registry):
+        registry.register("mine", "mymodels.backend:create", prefix=True)
 """
 
-from .models.hookspecs import PROJECT_NAME, alias_register_models, hookimpl, hookspec
+from __future__ import annotations
 
-__all__ = ["PROJECT_NAME", "alias_register_models", "hookimpl", "hookspec"]
+from typing import Any
+
+import pluggy
+
+PROJECT_NAME = "alias"
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+
+@hookspec
+def alias_register_models(registry: Any) -> None:  # a models.registry.ModelRegistry (no import: no cycle)
+    """Add model factories to ``registry`` (``registry.register(name, factory, prefix=…)``)."""

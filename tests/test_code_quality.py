@@ -114,3 +114,30 @@ def test_cycle_finder_finds_a_planted_cycle(tmp_path: Path) -> None:
 def test_the_package_has_no_import_cycles() -> None:
     """No module of pytest_alias imports itself back, even through imports inside functions."""
     assert _cycles(_import_graph(ROOT / "pytest_alias")) == []
+
+
+#: The shared bottom layer: everything else lives in a package (see ../shared/DESIGN.md's table).
+BOTTOM_LAYER = {"__init__", "__main__", "atomic", "errors", "hookspecs", "progress", "records", "stats", "switches",
+                "vocabulary"}
+
+
+def test_the_top_level_holds_only_the_shared_bottom_layer() -> None:
+    top = {path.stem for path in (ROOT / "pytest_alias").glob("*.py")}
+    assert top == BOTTOM_LAYER
+    assert len(top) <= 10
+
+
+def test_the_doors_are_packages() -> None:
+    for door, roles in {"plugin": {"controller", "worker", "session", "transport", "scheduling", "test_tla"},
+                        "cli": {"toolchain", "build", "grade", "exposure", "report", "controls"}}.items():
+        assert {path.stem for path in (ROOT / "pytest_alias" / door).glob("*.py")} >= roles | {"__init__"}
+
+
+def test_loading_the_plugin_and_the_run_package_imports_nothing_heavy() -> None:
+    """The plugin loads in every pytest run; the run package's ``__init__`` must stay import-light."""
+    heavy = ("numpy", "scipy", "pytest_alias.report", "pytest_alias.run.workspace", "pytest_alias.grading",
+             "pytest_alias.tla.runner")
+    code = ("import sys, pytest_alias.plugin, pytest_alias.run, pytest_alias.run.options\n"
+            f"print(','.join(m for m in {heavy!r} if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert result.stdout.strip() == ""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from pytest_alias.deviations import deviation_line, deviations
-from pytest_alias.options import OPTIONS_BY_NAME, defaults
+from pytest_alias.run.deviations import deviation_line, deviations
+from pytest_alias.run.options import OPTIONS_BY_NAME, defaults
 
 
 def test_the_defaults_are_the_papers_settings() -> None:
@@ -31,7 +31,7 @@ def test_the_report_repeats_a_saved_runs_deviations(tmp_path) -> None:
     import json
 
     from pytest_alias.cli import main
-    from pytest_alias.deviations import recorded_deviations
+    from pytest_alias.run.deviations import recorded_deviations
 
     record = {"task": "t", "condition": "original", "sample": 0, "model": "m", "has_hidden_names": False,
               "similarity": None, "grades": {"name": {"passed": True, "reason": None}}}
@@ -61,7 +61,7 @@ def test_byte_budgets_other_than_the_defaults_are_named(monkeypatch) -> None:
 def test_several_renamings_are_a_named_deviation_and_need_at_least_one() -> None:
     import pytest
 
-    from pytest_alias.options import OptionError, convert
+    from pytest_alias.run.options import OptionError, convert
     from pytest_alias.run import RunConfig
 
     settings = RunConfig.from_options({**defaults(), "model": ("reference",), "rename_seeds": 3})
@@ -140,7 +140,7 @@ def test_the_workspace_grades_under_the_runs_rule_and_budget(tmp_path) -> None:
     """Both settings reach the graders and the record from the one option table; a cut search is named."""
     import re
 
-    from pytest_alias.cases import Case
+    from pytest_alias.run.cases import Case
     from pytest_alias.models.base import Generation
     from pytest_alias.run import RunConfig
     from pytest_alias.run.workspace import Workspace

@@ -100,7 +100,7 @@ def test_a_user_chosen_output_is_only_ever_a_regular_file(kind: str, said: str, 
 @pytest.mark.parametrize("path", ["/proc/self/status", "/sys/kernel/x.json", "/dev/null", "/dev/shm/x.json"])
 def test_a_system_path_fails_the_start_up_check(path: str) -> None:
     from pytest_alias.errors import UsageProblem
-    from pytest_alias.generation import check_writable_file
+    from pytest_alias.run.generation import check_writable_file
 
     with pytest.raises(UsageProblem) as caught:
         check_writable_file(Path(path))
@@ -110,8 +110,8 @@ def test_a_system_path_fails_the_start_up_check(path: str) -> None:
 @pytest.mark.parametrize("kind", ["fifo", "link"])
 def test_report_options_and_save_outputs_are_refused_at_start_up(kind: str, tmp_path: Path) -> None:
     from pytest_alias.errors import UsageProblem
-    from pytest_alias.generation import check_writable_file
-    from pytest_alias.options import defaults
+    from pytest_alias.run.generation import check_writable_file
+    from pytest_alias.run.options import defaults
     from pytest_alias.run.config import RunConfig
 
     path = _special(tmp_path, kind)

@@ -57,7 +57,7 @@ def test_task_rates_are_per_task_fractions() -> None:
 ])
 def test_errors_that_are_not_the_outputs_never_count_against_the_model(details: dict, outcome: str) -> None:
     """Task a's failing original samples become grader/reference errors: left out, not failures."""
-    from pytest_alias.report.outcomes import record_outcome
+    from pytest_alias.records import record_outcome
 
     data = records()
     for record in data:

@@ -97,9 +97,7 @@ def test_agreement_per_task_with_its_decrease_and_the_means() -> None:
 
 def test_reports_render_the_agreement_of_the_run_file() -> None:
     """The plugin's Markdown report and ``tla-alias report`` read the run's ``metadata.agreement``."""
-    from pytest_alias.report.aggregate import aggregate
-    from pytest_alias.report.files import markdown
-    from pytest_alias.report.paper import build_paper_report
+    from pytest_alias.report.paper import build_paper_report, render_markdown_report
 
     records = [{**_record(task, condition, sample, passed), "id": f"{task}-{condition}-s{sample}",
                 "has_hidden_names": False, "similarity": None, "generation": {}}
@@ -108,8 +106,8 @@ def test_reports_render_the_agreement_of_the_run_file() -> None:
     found = add_decreases(agreement([("m", "t1", "original", "abc"), ("m", "t1", "original", "abc"),
                                      ("m", "t1", "random", "abc"), ("m", "t1", "random", "xyz")]), records, "name")
     row = "| t1 | +100.0 | 0.000 / 100% | 1.000 / 0% |"
-    assert row in markdown(aggregate(records, resamples=200), {"agreement": found})
     report = build_paper_report(records, resamples=200, run={"agreement": found})
+    assert row in render_markdown_report(report)
     (section,) = [s for s in report.sections if s.title == "Sample agreement: m"]
     assert section.rows == [["t1", "+100.0", "0.000 / 100%", "1.000 / 0%"]] and "weak evidence" in section.caption
     assert not [s for s in build_paper_report(records, resamples=200).sections if s.title.startswith("Sample")]

@@ -11,7 +11,8 @@ import pytest
 from pytest_alias.cli import main
 from pytest_alias.report.aggregate import aggregate
 from pytest_alias.report.controls import disagreements, known_name_comparison, mark_known_names, marked_tasks
-from pytest_alias.report.paper import build_paper_report, covered_tasks
+from pytest_alias.grading.validation import covered_tasks
+from pytest_alias.report.paper import build_paper_report
 
 
 def record(task: str, condition: str, sample: int, *, name: bool, behavior: bool, model: str = "m",
@@ -102,7 +103,7 @@ def test_the_report_command_writes_every_table_it_can(tmp_path: Path, capsys: py
 
 
 def test_a_task_without_cfg_is_left_out_and_counted_failing_under_the_paper_rule() -> None:
-    from pytest_alias.evaluate import not_applicable_result
+    from pytest_alias.run.record import not_applicable_result
     from pytest_alias.report.tables import rate_rows
 
     rows = [record(t, c, 0, name=True, behavior=True) for t in ("a", "b", "c") for c in ("original", "random")]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pytest_alias.deviations import deviations
-from pytest_alias.options import defaults
+from pytest_alias.run.deviations import deviations
+from pytest_alias.run.options import defaults
 from pytest_alias.run import RunConfig
 from pytest_alias.run.limits import MIN_LIMIT, reference_limit
 from pytest_alias.run.workspace import Workspace
@@ -44,7 +44,7 @@ def test_the_option_is_off_by_default_and_a_named_deviation(tmp_path) -> None:
 
 
 def test_every_record_names_its_limit(tmp_path) -> None:
-    from pytest_alias.cases import Case
+    from pytest_alias.run.cases import Case
     from pytest_alias.models.base import Generation
 
     config = RunConfig.from_options({**defaults(), "model": ("reference",), "grade": "parse",

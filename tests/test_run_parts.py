@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from pytest_alias.options import OPTIONS, OptionError, resolve
-from pytest_alias.report.outcomes import outcome_counts, record_outcome
+from pytest_alias.run.options import OPTIONS, OptionError, resolve
+from pytest_alias.records import outcome_counts, record_outcome
 
 # A value for every option as the command line gives it (converted) and as an ini file gives it (text).
 CLI = {"model": ["fake"], "grade": "behavior", "suite": "examples:/x", "conditions": ("random",), "samples": 3,
@@ -69,7 +69,7 @@ def test_bad_ini_values_name_the_option(option: str, value: str, message: str) -
     ("samples", "9" * 5000, "--alias-samples must be an integer"),
 ])
 def test_every_count_option_is_bounded_with_its_limit_named(option: str, value: str, message: str) -> None:
-    from pytest_alias.options import OPTIONS_BY_NAME, convert
+    from pytest_alias.run.options import OPTIONS_BY_NAME, convert
 
     with pytest.raises(OptionError, match=re.escape(message)):
         convert(OPTIONS_BY_NAME[option], value, "cli")
@@ -77,7 +77,7 @@ def test_every_count_option_is_bounded_with_its_limit_named(option: str, value: 
 
 def test_the_papers_counts_stay_within_the_limits() -> None:
     """5 samples, one renaming and 10,000 resamples (the defaults) pass their own converters."""
-    from pytest_alias.options import OPTIONS_BY_NAME, convert
+    from pytest_alias.run.options import OPTIONS_BY_NAME, convert
 
     for name in ("samples", "rename-seeds", "resamples", "seed"):
         option = OPTIONS_BY_NAME[name]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
-from ..verdicts import graded_verdict
+from ..records import graded_verdict
 from .lengths import reference_lengths
 from .data import ARMS
 from .detection import SIGNALS, SignalAuroc, share_of, signal_aurocs

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..atomic import read_json
-from ..tla.cache import write_json_atomic
+from ..atomic import write_json_atomic
 from .data import IGNORED_LABEL, MAX_TRAINING_TOKENS, EncodedExample, TrainingExample, data_digest, encode_example
 
 TRAINING_FILE = "training.json"

@@ -35,7 +35,7 @@ from typing import Sequence
 
 from tree_sitter import Node
 
-from ..tla.cfg import ModelValue, SetValue, Value, model_values_in, render_value
+from ..tla.cfg import CfgModelValue, SetValue, Value, model_values_in, render_value
 from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
 from ..tla.syntax import parse_module, parse_tree
@@ -120,7 +120,7 @@ def _names(node: Node) -> set[str]:
 
 def _expression(value: Value) -> str | None:
     """A cfg value as a TLA+ expression of the probe (model values are its constants), or None."""
-    if isinstance(value, (bool, int, str, ModelValue)):
+    if isinstance(value, (bool, int, str, CfgModelValue)):
         return render_value(value)
     if isinstance(value, SetValue):
         parts = [_expression(v) for v in value.elements]

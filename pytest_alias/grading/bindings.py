@@ -21,7 +21,7 @@ from typing import Any, Iterator, Mapping, cast
 
 from ..tasks.model import Condition
 from ..tla.cfg import Cfg, ConstantEntry, ConstantsSection, render_cfg
-from ..tla.cfg import ModelValue as CfgModelValue
+from ..tla.cfg import CfgModelValue
 from ..tla.runner import TlaTools
 from ..tla.specfiles import IDENTIFIER, SpecFiles
 from ..tla.values import (Bool, Function, ModelValue, format_value, make_function, model_value_names, parse_value,

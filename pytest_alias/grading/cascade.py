@@ -17,8 +17,8 @@ from ..cir.prepared import machine_dependent
 from ..tasks.model import Condition
 from ..tla.cfg import parse_cfg
 from ..vocabulary import GRADES, Stage
-from . import shortcuts
 from .bind import bind_cfg
+from .context import GradeContext
 from .extract import Extraction, extract_module
 from .memo import GradeMemo, memo_key
 from .outnames import output_names
@@ -30,17 +30,18 @@ from .validation import available_modes, guarded_grade
 DECIDED_BY_PARSE = "the parse grade's failure (shortcut: cascade)"
 
 
-def grade_all(output_text: str | None, condition: Condition, grades: Sequence[str], *, mode: str, tools: object,
-              timeout: float, name_rule: str = "paper", search_budget: float | None = None) -> dict[str, GradeResult]:
-    """Each of ``grades`` (all applicable to ``condition``) on ``output_text``, never raising for the output."""
+def grade_all(output_text: str | None, condition: Condition, grades: Sequence[str], ctx: GradeContext, *,
+              output_bytes: int | None = None) -> dict[str, GradeResult]:
+    """Each of ``grades`` (all applicable to ``condition``) on ``output_text``, never raising for the output;
+    ``output_bytes``: the output's true size where ``output_text`` is only its start."""
     ordered = sorted(grades, key=GRADES.index)  # parse first: it may decide the others
-    if not shortcuts.enabled():
-        return {grade: guarded_grade(output_text, condition, grade, mode=mode, tools=tools, timeout=timeout,  # type: ignore[arg-type]
-                                     name_rule=name_rule, search_budget=search_budget)
-                for grade in ordered}
-    extraction = extract_module(output_text)
-    memo = GradeMemo(tools.cache_dir) if getattr(tools, "use_cache", False) and extraction.ok else None  # type: ignore[attr-defined]
-    identity = tools.toolchain.identity if memo is not None else ""  # type: ignore[attr-defined]
+    if not ctx.shortcuts:
+        given = extract_module(output_text, size=output_bytes) if output_bytes is not None else None
+        return {grade: guarded_grade(output_text, condition, grade, ctx, extraction=given) for grade in ordered}
+    mode, timeout, name_rule, search_budget, tools = ctx.mode, ctx.timeout, ctx.name_rule, ctx.search_budget, ctx.tools
+    extraction = extract_module(output_text, size=output_bytes)
+    memo = GradeMemo(tools.cache_dir) if getattr(tools, "use_cache", False) and extraction.ok else None
+    identity = tools.toolchain.identity if memo is not None else ""
     results: dict[str, GradeResult] = {}
     for grade in ordered:
         if grade in results:
@@ -51,8 +52,7 @@ def grade_all(output_text: str | None, condition: Condition, grades: Sequence[st
         if reused is not None:
             results[grade] = reused
             continue
-        result = guarded_grade(output_text, condition, grade, mode=mode, tools=tools, timeout=timeout,  # type: ignore[arg-type]
-                               extraction=extraction, name_rule=name_rule, search_budget=search_budget)
+        result = guarded_grade(output_text, condition, grade, ctx, extraction=extraction)
         results[grade] = result
         if memo is not None and key is not None:
             memo.put(key, result)

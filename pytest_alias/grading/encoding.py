@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
-from ..tla.values import Bool, Function, ModelValue, Record, Value, format_value, model_value_names, sort_key
+from ..tla.values import Bool, Function, ModelValue, RecordValue, Value, format_value, model_value_names, sort_key
 from .graphmatch import Encoding
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -45,12 +45,12 @@ def tla_literal(value: Value, bound: str, depth: int = 0, names: Mapping[str, st
     if isinstance(value, frozenset):
         parts = [tla_literal(v, bound, depth, names) for v in sorted(value, key=sort_key)]
         return None if None in parts else "{" + ", ".join(parts) + "}"  # type: ignore[arg-type]
-    if isinstance(value, Record) and all(_IDENT.match(k) for k in value):
+    if isinstance(value, RecordValue) and all(_IDENT.match(k) for k in value):
         parts = [tla_literal(v, bound, depth, names) for v in value.values()]
         if None in parts:
             return None
         return "[" + ", ".join(f"{k} |-> {p}" for k, p in zip(value, parts)) + "]"
-    if isinstance(value, (Record, Function)):
+    if isinstance(value, (RecordValue, Function)):
         keys = [tla_literal(k, bound, depth + 1, names) for k in value]
         vals = [tla_literal(v, bound, depth + 1, names) for v in value.values()]
         if None in keys or None in vals:

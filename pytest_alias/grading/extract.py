@@ -112,7 +112,7 @@ def oversize_reason(size: int, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     return f"output is {size:,} bytes, over the {max_bytes:,}-byte limit"
 
 
-def extract_module(output: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Extraction:
+def extract_module(output: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | None = None) -> Extraction:
     """The module to grade in a model's raw ``output``, or a failure with its reason.
 
     Failures: empty output, output over ``max_bytes`` UTF-8 bytes, no ``MODULE`` header, and a
@@ -121,7 +121,7 @@ def extract_module(output: str | None, *, max_bytes: int = DEFAULT_MAX_BYTES) ->
     """
     if output is None or not output.strip():
         return _failed("output is empty")
-    size = len(output.encode("utf-8", "surrogatepass"))
+    size = max(size or 0, len(output.encode("utf-8", "surrogatepass")))  # ``size``: the true size of a part read
     if size > max_bytes:
         return _failed(oversize_reason(size, max_bytes))
     notes: list[str] = []

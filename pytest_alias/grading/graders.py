@@ -1,51 +1,39 @@
 """The table of grades: each grade's name → one function of one signature.
 
-Every grader takes the module extracted from an output, the condition it answers and the run's
-grading settings, and returns a :class:`GradeResult`. ``guarded_grade`` (the one entry point that
-never crashes) looks graders up here, so a new grade is one function and one table entry.
+Every grader takes the module extracted from an output, the condition it answers and the grade's
+context (:class:`~.context.GradeContext`: tools, limit, mode, rule, budget, shortcuts, what the run
+knows about the reference), and returns a :class:`GradeResult`. ``guarded_grade`` (the one entry
+point that never crashes) looks graders up here, so a new grade is one function and one table entry.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from ..tasks.model import Condition
+from .context import GradeContext
 from .extract import Extraction
 from .result import GradeResult
 
-
-@dataclass(frozen=True)
-class GradeSettings:
-    """What a grader needs besides the output and the condition."""
-
-    tools: Any  # a tla.runner.TlaTools
-    timeout: float
-    mode: str = "paper"  # the behavior grade's procedure
-    name_rule: str = "paper"  # the name grade's cfg binding (grading.bind)
-    search_budget: float | None = None  # the behavior search's whole budget (None: options.search_budget's default)
+Grader = Callable[[Extraction, Condition, GradeContext], GradeResult]
 
 
-Grader = Callable[[Extraction, Condition, GradeSettings], GradeResult]
+def _parse(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
+    from .parse_grade import parse_grader  # each grade's module on first use: the plugin loads this table early
+
+    return parse_grader(extraction, condition, ctx)
 
 
-def _parse(extraction: Extraction, condition: Condition, settings: GradeSettings) -> GradeResult:
-    from .parse_grade import grade_parse
+def _name(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
+    from .name_grade import name_grader
 
-    return grade_parse(None, condition, settings.tools, extraction=extraction)
-
-
-def _name(extraction: Extraction, condition: Condition, settings: GradeSettings) -> GradeResult:
-    from .name_grade import grade_name
-
-    return grade_name(None, condition, settings.tools, settings.timeout, extraction=extraction, rule=settings.name_rule)
+    return name_grader(extraction, condition, ctx)
 
 
-def _behavior(extraction: Extraction, condition: Condition, settings: GradeSettings) -> GradeResult:
-    from .behavior import grade_behavior
+def _behavior(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
+    from .behavior import behavior_grader
 
-    return grade_behavior(None, condition, settings.tools, timeout=settings.timeout, mode=settings.mode,
-                          budget=settings.search_budget, extraction=extraction)
+    return behavior_grader(extraction, condition, ctx)
 
 
 #: Grade name → grader, in pipeline order (``vocabulary.GRADES``).

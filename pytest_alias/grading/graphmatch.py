@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
 from ..tla.graph import StateGraph
-from ..tla.values import FALSE, TRUE, Bool, Function, ModelValue, Record, Value, make_function
+from ..tla.values import FALSE, TRUE, Bool, Function, ModelValue, RecordValue, Value, make_function
 
 #: Encodings tried per variable pair before giving up on it (ties between labels multiply them).
 MAX_ENCODINGS_PER_PAIR = 64
@@ -45,9 +45,9 @@ def value_shape(value: Value) -> str:
         return "<" + ",".join(value_shape(v) for v in value) + ">"
     if isinstance(value, frozenset):
         return "{" + ",".join(sorted({value_shape(v) for v in value})) + "}"
-    if isinstance(value, (Record, Function)):
+    if isinstance(value, (RecordValue, Function)):
         pairs = sorted(f"{value_shape(k)}:{value_shape(v)}" for k, v in value.items())
-        return ("[" if isinstance(value, Record) else "(") + ",".join(pairs) + ")"
+        return ("[" if isinstance(value, RecordValue) else "(") + ",".join(pairs) + ")"
     return "?"
 
 
@@ -59,7 +59,7 @@ def atoms(value: Value) -> Iterator[Value]:
     elif isinstance(value, (tuple, frozenset)):
         for v in value:
             yield from atoms(v)
-    elif isinstance(value, (Record, Function)):
+    elif isinstance(value, (RecordValue, Function)):
         for k, v in value.items():
             yield from (a for a in atoms(k) if isinstance(a, str))
             yield from atoms(v)
@@ -75,7 +75,7 @@ def translate(value: Value, atom_map: Mapping[Value, Value]) -> Value:
         return tuple(translate(v, atom_map) for v in value)
     if isinstance(value, frozenset):
         return frozenset(translate(v, atom_map) for v in value)
-    if isinstance(value, (Record, Function)):
+    if isinstance(value, (RecordValue, Function)):
         # Keys are renamed as labels only: the TRUE/FALSE <-> 1/0 encoding is about stored values.
         key_map: dict[Value, Value] = {a: b for a, b in atom_map.items() if isinstance(a, str)}
         return make_function({translate(k, key_map): translate(v, atom_map) for k, v in value.items()})

@@ -33,7 +33,7 @@ TLC, so reading labels can only leave a check undecided, never decide one wrongl
 Either way R's cfg must pass :func:`~pytest_alias.tla.sidegraph.graphs_decide` (no constraint,
 symmetry, view or alias, ordinary constant values: with ``<-`` the name check would use G's
 definition where the refinement checks use R's value), and the workspace must say that R passed its
-self-check (:data:`REFERENCE_SELF_CHECKED`: the refinement checks can be built for R at all). A check
+self-check (the grade's context says so: the refinement checks can be built for R at all). A check
 the graphs do not decide runs as before, so a failure's reason is always TLC's; the attempt records
 which checks the graphs decided.
 """
@@ -41,15 +41,12 @@ which checks the graphs decided.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..tla.cfg import parse_cfg, render_cfg
 from ..tla.graph import LabelGraph, LabelKey
 from ..tla.sidegraph import GRAPH_CAP, dump_is_cheap, graphs_decide, keeps_graph
-from . import shortcuts
 from .bind import CfgBinding, bind_cfg
 from .mapping import NameMapping
 from .outnames import output_names
@@ -60,21 +57,8 @@ if TYPE_CHECKING:
     from ..tla.specfiles import SpecFiles
     from .extended import ExtendedInputs
 
-#: Whether the reference of the condition now graded passed the behavior grade against itself (the
-#: run's self-check): set by the workspace around each grade; the shortcut needs it.
-REFERENCE_SELF_CHECKED: ContextVar[bool] = ContextVar("alias_reference_self_checked", default=False)
 #: TLC's operators whose value depends on more than their arguments (its registers, chance, the clock).
 _STATEFUL = re.compile(r"\b(?:TLCGet|TLCSet|RandomElement|RandomSubset|RandomSetOfSubsets|RandomSubsetSet|JavaTime)\b")
-
-
-@contextmanager
-def reference_self_checked(passed: bool) -> Iterator[None]:
-    """Within this block, grades may rely on the reference having passed its self-check (``passed``)."""
-    token = REFERENCE_SELF_CHECKED.set(passed)
-    try:
-        yield
-    finally:
-        REFERENCE_SELF_CHECKED.reset(token)
 
 
 def reference_graph_kept(tools: TlaTools, condition: Condition, timeout: float) -> LabelGraph | None:
@@ -83,10 +67,12 @@ def reference_graph_kept(tools: TlaTools, condition: Condition, timeout: float) 
     return kept[1] if kept is not None else None
 
 
-def name_check_keeps_graph(tools: TlaTools, condition: Condition, binding: CfgBinding, timeout: float) -> bool:
+def name_check_keeps_graph(tools: TlaTools, condition: Condition, binding: CfgBinding, timeout: float, *,
+                           reference_checked: bool) -> bool:
     """Whether the name grade's check of an output (its cfg bound by ``binding``) should keep its graph:
-    the shortcuts are on, R passed its self-check and kept a graph, and the cfg binds to G's names as is."""
-    return (REFERENCE_SELF_CHECKED.get() and not (binding.missing or binding.changes)
+    the shortcuts are on and R passed its paper-mode self-check (``reference_checked``), R kept a graph,
+    and the cfg binds to G's names as is."""
+    return (reference_checked and not (binding.missing or binding.changes)
             and keeps_graph(condition.cfg, tools) and reference_graph_kept(tools, condition, timeout) is not None)
 
 
@@ -141,10 +127,11 @@ class IdentityGraphs:
 
     @classmethod
     def open(cls, tools: TlaTools, inputs: ExtendedInputs, first: NameMapping, timeout: float, *,
-             fairness: bool) -> IdentityGraphs | None:
+             fairness: bool, reference_checked: bool) -> IdentityGraphs | None:
         """The graphs for the search's first mapping ``first``, or None where they can decide nothing.
-        ``fairness`` is the search's: a reverse check that tests G's fairness is never decided here."""
-        if not (shortcuts.enabled() and REFERENCE_SELF_CHECKED.get() and identity(first)):
+        ``fairness`` is the search's: a reverse check that tests G's fairness is never decided here;
+        ``reference_checked``: the shortcuts are on and R passed its paper-mode self-check."""
+        if not (reference_checked and identity(first)):
             return None
         ref_decl, gen_decl = inputs.ref_decl, inputs.gen_decl
         if set(ref_decl.variables) != set(gen_decl.variables) or set(ref_decl.constants) != set(gen_decl.constants):

@@ -102,7 +102,7 @@ class _Projected:
 
 
 @dataclass(frozen=True)
-class Equivalence:
+class LabelEquivalence:
     """The outcome: ``equivalent``, or the witness (a common prefix, then the observation that only
     ``only_in`` allows), or ``inconclusive`` when the exploration bound was reached."""
 
@@ -116,13 +116,13 @@ def _words(variables: Sequence[str], obs: Observation) -> str:
 
 
 def trace_equivalent(ref: StateGraph, gen: StateGraph, ref_vars: Sequence[str], gen_vars: Sequence[str],
-                     max_pairs: int = MAX_PAIRS) -> Equivalence:
+                     max_pairs: int = MAX_PAIRS) -> LabelEquivalence:
     """Whether R projected on ``ref_vars`` and G projected on ``gen_vars`` (the i-th standing for
     the i-th) accept the same sequences of observable states."""
     r, g = _Projected(ref, ref_vars), _Projected(gen, gen_vars)
 
     def differ(r_next: Mapping[Observation, object], g_next: Mapping[Observation, object],
-               path: tuple[Observation, ...], pairs: int) -> Equivalence | None:
+               path: tuple[Observation, ...], pairs: int) -> LabelEquivalence | None:
         extra_r = sorted(set(r_next) - set(g_next), key=repr)
         extra_g = sorted(set(g_next) - set(r_next), key=repr)
         if not extra_r and not extra_g:
@@ -130,7 +130,7 @@ def trace_equivalent(ref: StateGraph, gen: StateGraph, ref_vars: Sequence[str], 
         side, obs = ("reference", extra_r[0]) if extra_r else ("output", extra_g[0])
         where = ("as an initial state" if not path else
                  "after " + " -> ".join(_words(ref_vars, o) for o in path))
-        return Equivalence(False, f"on the data variables, only the {side} reaches "
+        return LabelEquivalence(False, f"on the data variables, only the {side} reaches "
                                   f"{_words(ref_vars, obs)} {where}", pairs)
 
     r_init, g_init = r.group(r.initial), g.group(g.initial)
@@ -142,7 +142,7 @@ def trace_equivalent(ref: StateGraph, gen: StateGraph, ref_vars: Sequence[str], 
     queue: deque[tuple[frozenset[int], frozenset[int], tuple[Observation, ...]]] = deque(start)
     while queue:
         if len(seen) > max_pairs:
-            return Equivalence(False, f"the data-variable comparison was stopped after {max_pairs} state pairs "
+            return LabelEquivalence(False, f"the data-variable comparison was stopped after {max_pairs} state pairs "
                                       "(inconclusive)", len(seen))
         r_macro, g_macro, path = queue.popleft()
         r_next, g_next = r.next_observations(r_macro), g.next_observations(g_macro)
@@ -154,7 +154,7 @@ def trace_equivalent(ref: StateGraph, gen: StateGraph, ref_vars: Sequence[str], 
             if pair not in seen:
                 seen.add(pair)
                 queue.append((r_to, g_next[o], path + (o,)))
-    return Equivalence(True, None, len(seen))
+    return LabelEquivalence(True, None, len(seen))
 
 
 def data_mappings(ref: StateGraph, gen: StateGraph, ref_data: Sequence[str],

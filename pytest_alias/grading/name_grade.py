@@ -13,12 +13,13 @@ from typing import cast
 
 from ..tasks.model import Condition
 from ..tla.cfg import CfgError
-from ..tla.runner import TlaTools, default_tools
+from ..tla.runner import TlaTools
+from .context import GradeContext, grade_context
 from ..vocabulary import TLC_TIMEOUT_S
 from .bind import bind_cfg
 from ..tla.sidegraph import plain_check
 from .graphpass import name_check_keeps_graph
-from .extract import DEFAULT_MAX_BYTES, Extraction
+from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .outnames import output_names
 from .guard import loaded_writer
 from .integrity import integrity_failure
@@ -35,12 +36,19 @@ CFG_FAULTS = frozenset({"config_error", "crash"})
 def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | None = None,
                timeout: float = TLC_TIMEOUT_S, *, extraction: Extraction | None = None,
                max_bytes: int = DEFAULT_MAX_BYTES, rule: str = "paper") -> GradeResult:
-    """Grade ``output_text`` (a model's raw output) by name under ``condition``.
+    """Grade ``output_text`` (a model's raw output) by name under ``condition`` (see :func:`name_grader`);
+    pass ``extraction`` to reuse one already made."""
+    if extraction is None:
+        extraction = extract_module(output_text, max_bytes=max_bytes)
+    return name_grader(extraction, condition, grade_context(tools, timeout=timeout, name_rule=rule))
 
-    ``rule`` binds the cfg: ``paper`` (appendix H as written) or ``refined`` (see :mod:`.bind`).
-    ``details`` records the rule, the module graded, SANY's lenient verdict, the cfg actually used
-    and the changes made to it, the names the output lacks, and TLC's status and violated name.
-    """
+
+def name_grader(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
+    """The name grade. ``ctx.name_rule`` binds the cfg: ``paper`` (appendix H as written) or ``refined``
+    (see :mod:`.bind`). ``details`` records the rule, the module graded, SANY's lenient verdict, the cfg
+    actually used and the changes made to it, the names the output lacks, and TLC's status and
+    violated name."""
+    tools, timeout, rule = ctx.tools, ctx.timeout, ctx.name_rule
     started = time.perf_counter()
     details: Evidence = {"name_rule": rule}
 
@@ -51,7 +59,7 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         details["stage"] = Stage.CFG
         return verdict(False, "task has no TLC configuration")
     details["lenient_ok"] = False
-    staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
+    staging, failure = staged_output(None, condition, details, extraction=extraction)
     if staging.spec is None:
         return verdict(False, failure)
     try:
@@ -61,7 +69,6 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
         return verdict(False, f"the task's cfg does not parse: {exc}")
     details.update(cast(Evidence, binding.to_dict()))  # cfg, changes, missing, undeclared_constants
 
-    tools = tools or default_tools()
     sany = tools.sany(staging.spec)
     details.update({"lenient_ok": sany.lenient_ok, "stage": Stage.SANY,
                     "sany_error_kinds": sorted({e.kind for e in sany.errors})})
@@ -75,7 +82,8 @@ def grade_name(output_text: str | None, condition: Condition, tools: TlaTools | 
     # With the shortcuts on, the graph is kept on the side for the behavior grade (see graphpass).
     checked = staging.spec.with_cfg(binding.text)
     result = plain_check(tools, checked, timeout=timeout,
-                         keep_graph=name_check_keeps_graph(tools, condition, binding, timeout))
+                         keep_graph=name_check_keeps_graph(tools, condition, binding, timeout,
+                                                           reference_checked=ctx.reference_known_to_pass("paper")))
     details.update({
         "stage": Stage.TLC, "tlc_status": result.status, "violated": result.violated, "tlc_message": result.message,
         "distinct_states": result.distinct_states, "tlc_seconds": round(result.seconds, 3), "tlc_cached": result.cached,

@@ -9,7 +9,8 @@ from __future__ import annotations
 import time
 
 from ..tasks.model import Condition
-from ..tla.runner import TlaTools, default_tools
+from ..tla.runner import TlaTools
+from .context import GradeContext, grade_context
 from ..tla.sany import SanyResult
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .result import Evidence, GradeResult
@@ -63,18 +64,23 @@ def staged_output(output_text: str | None, condition: Condition, details: Eviden
 
 def grade_parse(output_text: str | None, condition: Condition, tools: TlaTools | None = None, *,
                 extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
-    """Grade ``output_text`` (a model's raw output) for parsing under ``condition``.
+    """Grade ``output_text`` (a model's raw output) for parsing under ``condition`` (see :func:`parse_grader`);
+    pass ``extraction`` to reuse one already made."""
+    if extraction is None:
+        extraction = extract_module(output_text, max_bytes=max_bytes)
+    return parse_grader(extraction, condition, grade_context(tools))
 
-    Passes when the extracted module passes strict SANY with the condition's other modules
-    beside it. ``details["lenient_ok"]`` records SANY's exit-code verdict (False when SANY
-    never ran). Pass ``extraction`` to reuse one already made.
-    """
+
+def parse_grader(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
+    """The parse grade: passes when the extracted module passes strict SANY with the condition's other
+    modules beside it. ``details["lenient_ok"]`` records SANY's exit-code verdict (False when SANY
+    never ran)."""
     started = time.perf_counter()
     details: Evidence = {"lenient_ok": False}
-    staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
+    staging, failure = staged_output(None, condition, details, extraction=extraction)
     if staging.spec is None:
         return GradeResult("parse", False, failure, details, time.perf_counter() - started)
-    result = (tools or default_tools()).sany(staging.spec)
+    result = ctx.tools.sany(staging.spec)
     details.update({
         "stage": Stage.SANY, "lenient_ok": result.lenient_ok, "sany_exit_code": result.exit_code,
         "errors": [e.to_dict() for e in result.errors[:MAX_ERRORS]], "sany_cached": result.cached,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from ..vocabulary import GRADES, Side, Stage  # noqa: F401 - the grades this package hands out, re-exported here
+from ..vocabulary import GRADES, Side, Stage
 
 
 class Evidence(TypedDict, total=False):

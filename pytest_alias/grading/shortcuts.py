@@ -40,7 +40,7 @@ The shortcuts, each verdict-preserving by construction:
 * ``parallel_setup``: condition preparation and the references' self-checks run one thread per core
   (:func:`~pytest_alias.cir.prepared.parallel_threads`) instead of one task at a time;
 * ``longest_first``: under ``-n``, items of tasks whose reference self-check took longest are sent
-  first (:mod:`pytest_alias.scheduling`), so the run does not end with one worker busy;
+  first (:mod:`pytest_alias.plugin.scheduling`), so the run does not end with one worker busy;
 * ``quick_jvm``: SANY and TLC run first on a tool server that compiles with C1 only (later than
   usual, with the serial collector: see :data:`~pytest_alias.tla.launcher.TIER_FLAGS`), for at most
   :data:`~pytest_alias.tla.launcher.QUICK_SECONDS`; a check that needs longer runs again on the

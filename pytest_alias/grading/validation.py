@@ -44,10 +44,12 @@ from ..tla.runner import TlaTools, default_tools
 from ..vocabulary import TLC_TIMEOUT_S
 from ..tla.specfiles import SpecFiles
 from .behavior import UnknownModeError
-from .guard import WRITER_MODULES, WRITER_OPERATORS, writer_use  # noqa: F401 - re-exported
+from .guard import writer_use
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .mutants import check_mutant, generate_mutants, reference_distinct
-from .result import Evidence, GRADES, GradeResult
+from .context import GradeContext, grade_context
+from .result import Evidence, GradeResult
+from ..vocabulary import GRADES
 from ..vocabulary import NAME_RULES, Side, Stage
 
 __all__ = [
@@ -86,18 +88,20 @@ def available_modes() -> tuple[str, ...]:
     return tuple(getattr(behavior, "MODES", ("paper",)))
 
 
-def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, mode: str = "paper",
-                  tools: TlaTools | None = None, timeout: float = TLC_TIMEOUT_S,
+def guarded_grade(output_text: str | None, condition: Condition, grade: str, ctx: GradeContext | None = None, *,
                   max_bytes: int = DEFAULT_MAX_BYTES, extraction: Extraction | None = None,
-                  name_rule: str = "paper", search_budget: float | None = None) -> GradeResult:
+                  tools: TlaTools | None = None, **settings: Any) -> GradeResult:
     """Grade one raw output with ``grade`` (parse, name or behavior) under ``condition``; never crash.
 
-    ``mode`` and ``search_budget`` apply to the behavior grade (a mode it lacks raises
-    :class:`ModeUnavailable`), ``name_rule`` to the name grade (see :mod:`.bind`). An
-    output that could write files fails without running (``details["stage"] == "guard"``); an
-    exception inside a grader becomes a failing verdict (``details["stage"] == "error"``). Pass
-    ``extraction`` (of ``output_text``) to reuse one already made.
+    ``ctx`` carries the grade's settings (a run builds it once per item); without it one is made from
+    ``tools`` and ``settings`` (:class:`~.context.GradeContext` fields: ``timeout``, ``mode``,
+    ``name_rule``, ``search_budget``, …). A behavior mode this build lacks raises
+    :class:`ModeUnavailable`. An output that could write files fails without running
+    (``details["stage"] == "guard"``); an exception inside a grader becomes a failing verdict
+    (``details["stage"] == "error"``). Pass ``extraction`` (of ``output_text``) to reuse one already made.
     """
+    ctx = ctx if ctx is not None else grade_context(tools, **settings)
+    mode, name_rule = ctx.mode, ctx.name_rule
     if grade not in GRADES:
         raise ValueError(f"grade must be one of {', '.join(GRADES)}, not {grade!r}")
     if name_rule not in NAME_RULES:  # the caller's setting, not the output, is wrong: never a grader error
@@ -113,8 +117,9 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, 
         if hazard is not None:
             return GradeResult(grade, False, f"{hazard}; not run", Evidence(stage=Stage.GUARD, mode=mode),
                                time.perf_counter() - started)
-        return _grade(grade, extraction, condition, tools or default_tools(), timeout, mode=mode,
-                      name_rule=name_rule, search_budget=search_budget)
+        from .graders import GRADERS
+
+        return GRADERS[grade](extraction, condition, ctx)
     except ModeUnavailable:
         raise
     except UnknownModeError as exc:  # the caller's mode, not the output, is wrong
@@ -125,13 +130,6 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, *, 
 
 def _texts(extraction: Extraction) -> list[str]:
     return [extraction.text or "", *(text for _, text in extraction.others)]
-
-
-def _grade(grade: str, extraction: Extraction, condition: Condition, tools: TlaTools, timeout: float, *,
-           mode: str, name_rule: str, search_budget: float | None) -> GradeResult:
-    from .graders import GRADERS, GradeSettings
-
-    return GRADERS[grade](extraction, condition, GradeSettings(tools, timeout, mode, name_rule, search_budget))
 
 
 def _crashed(grade: str, exc: Exception, started: float) -> GradeResult:

@@ -178,7 +178,7 @@ def register_builtin_models(registry: ModelRegistry) -> None:
 
 def make_plugin_manager(load_entrypoints: bool = True) -> pluggy.PluginManager:
     """A plugin manager for the ``alias`` project, with installed ``alias`` entry points loaded."""
-    from . import hookspecs
+    from .. import hookspecs
 
     manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     manager.add_hookspecs(hookspecs)

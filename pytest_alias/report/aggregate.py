@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 from .. import stats
 from ..vocabulary import BOOTSTRAP_RESAMPLES, CONDITIONS, GRADES
 from ..records import Aggregate, Decrease, GradeAggregate, Rate
-from ..verdicts import graded_verdict
+from ..records import graded_verdict
 from .meaningful import meaningful_comparison
 from .seeds import record_seed, seed_analysis, seed_indices
 

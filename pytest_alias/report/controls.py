@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
 from .aggregate import task_rates
-from ..verdicts import graded_verdict
+from ..records import graded_verdict
 from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 KNOWN_NAMES_FILE = Path(__file__).resolve().parents[1] / "data" / "known_names.json"

@@ -61,15 +61,26 @@ def actual_usage(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, An
     return dict(sorted(out.items()))
 
 
-def spent_lines(estimate: Mapping[str, Any] | None, actual: Mapping[str, Mapping[str, Any]]) -> list[str]:
-    """For the summary: per priced model, the estimate made before generating beside what was spent."""
-    lines = []
+#: The cost table's header and caption (every format).
+COST_HEADER = ["model", "estimated (list)", "estimated (batch)", "requests to send", "spent", "sent", "stored", "failed"]
+COST_CAPTION = "Cost per priced model: the estimate made before generating beside what was spent (metadata.cost)."
+
+
+def cost_rows(estimate: Mapping[str, Any] | None, actual: Mapping[str, Mapping[str, Any]]) -> list[list[str]]:
+    """Per priced model, the estimate made before generating beside what was spent."""
+    rows = []
     for entry in (estimate or {}).get("models", []):
         spent = actual.get(entry["model"])
         if entry["price"] is None or spent is None:
             continue
-        lines.append(f"cost of {entry['model']}: estimated {_dollars(entry['cost_usd'])} at list price, "
-                     f"{_dollars(entry['cost_batch_usd'])} with the batch discount, for {entry['to_send']} request(s); "
-                     f"spent {_dollars(spent['cost_usd'])} on {spent['sent']} ({spent['stored']} stored, "
-                     f"{spent['failed']} failed; metadata.cost in the run's JSON)")
-    return lines
+        rows.append([entry["model"], _dollars(entry["cost_usd"]), _dollars(entry["cost_batch_usd"]),
+                     str(entry["to_send"]), _dollars(spent["cost_usd"]), str(spent["sent"]), str(spent["stored"]),
+                     str(spent["failed"])])
+    return rows
+
+
+def spent_lines(estimate: Mapping[str, Any] | None, actual: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The cost table as the terminal summary prints it: one line per priced model."""
+    return [f"cost of {model}: estimated {listed} at list price, {batch} with the batch discount, for {to_send} "
+            f"request(s); spent {spent} on {sent} ({stored} stored, {failed} failed; metadata.cost in the run's JSON)"
+            for model, listed, batch, to_send, spent, sent, stored, failed in cost_rows(estimate, actual)]

@@ -8,19 +8,27 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ..verdicts import (NOT_VERDICTS, OUTCOMES, grade_outcome, graded_verdict, outcome_counts,  # noqa: F401 - re-exported
-                        record_outcome)
+from ..records import (OUTCOMES, outcome_counts)
 from .tables import render_text
 
 
-def outcome_lines(records: Iterable[Mapping[str, Any]]) -> list[str]:
-    """The summary's outcome table: one row per model and condition, one column per outcome seen."""
+#: What the outcome table counts (its caption in every format).
+CAPTION = "outcomes (samples; the first failing grade decides)"
+
+
+def outcome_table(records: Iterable[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """The outcome table: one row per model and condition, one column per outcome seen (no rows: none)."""
     counts = outcome_counts(records)
     seen = [o for o in OUTCOMES if any(o in c for conditions in counts.values() for c in conditions.values())]
     if not seen:
-        return []
-
+        return [], []
     header = ["model", "condition", *seen]
     rows = [[model, condition, *(str(c.get(o, 0)) for o in seen)]
             for model, conditions in counts.items() for condition, c in conditions.items()]
-    return ["outcomes (samples; the first failing grade decides):", *render_text(header, rows)]
+    return header, rows
+
+
+def outcome_lines(records: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The outcome table as the terminal summary prints it."""
+    header, rows = outcome_table(records)
+    return [f"{CAPTION}:", *render_text(header, rows)] if rows else []

@@ -16,7 +16,6 @@ from operator import methodcaller
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..grading.validation import covered_tasks  # noqa: F401 - validate-grader's format, re-exported
 from .aggregate import paired_decrease, aggregate, task_rates
 from .agreement import agreement_rows, caption as agreement_caption
 from .continuation import continuation_analysis
@@ -26,7 +25,8 @@ from .positions import first_sample_rate, position_decreases
 from .controls import LISTS, disagreements, known_name_comparison
 from .seeds import SEED_CAPTION, seed_rows, seed_table
 from .tables import decrease_rows, p_value, rate_rows
-from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, Evidence, \
+from ..grading.validation import covered_tasks
+from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, VerdictEvidence, \
     agreement_evidence, anchor, upper_bound, verdict_data, verdict_evidence, verdict_reading
 from ..vocabulary import BOOTSTRAP_RESAMPLES
 
@@ -60,6 +60,8 @@ class PaperReport:
     exposure_markdown: str = ""
     #: The figures (S.1, T.1, U.1, per-task maps) as the numbers they plot; rendered by every format.
     figures: list[Figure] = field(default_factory=list)
+    #: Said first in every format: the results are partial (an interrupted run, items without a record).
+    warning: str | None = None
 
 
 def _section(title: str, caption: str, header: list[str], rows: list[list[str]], data: Any = None) -> Section | None:
@@ -309,17 +311,20 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
                                           tuple[str, Mapping[str, Any]]] | None = None,
                        continuation_rows: Sequence[dict[str, Any]] = (), ids: Sequence[str] | None = None,
                        resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0, run: Mapping[str, Any] | None = None,
-                       evidence: Sequence[Evidence] = ()) -> PaperReport:
+                       evidence: Sequence[VerdictEvidence] = (),
+                       computed: Mapping[str, Any] | None = None) -> PaperReport:
     """Every section the inputs support. ``run`` is a plugin run's metadata (its settings and
     coverage): with it the rates and decreases are the run's summary's, covered-task rows included;
     a ``validation`` file's covered tasks take precedence over the run's. ``exposure`` renders Table 2
     from the records and likelihood rows (given ``resamples``, ``seed`` and the covered tasks, which
     its behavior rows are restricted to) when a split was given, and returns it with the analysis as
     a JSON dict (Figure T.1 is drawn from it);
-    ``ids`` adds appendix S's first-sample rate over those tasks. The verdict section comes first: the
+    ``ids`` adds appendix S's first-sample rate over those tasks; ``computed`` is the aggregate of these
+    records the run already computed (the plugin's reports), used instead of computing it again. The verdict section comes first: the
     evidence rows of the other sections (plus ``evidence`` from analyses outside this package), read
     conservatively."""
     report = PaperReport()
+    report.warning = partial_note(run)
     coverage = (run or {}).get("coverage") or None
     covered: set[str] | None = None
     if validation is not None:
@@ -330,7 +335,8 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
     if coverage is not None and coverage.get("not_gradeable"):
         report.notes.append("Not gradeable by behavior (the reference fails against itself; left out of every rate): "
                             + ", ".join(coverage["not_gradeable"]) + ".")
-    report.aggregate = (aggregate(list(records), resamples=resamples, seed=seed, covered=covered) if records
+    report.aggregate = (computed if computed is not None  # the run's own aggregate, already computed
+                        else aggregate(list(records), resamples=resamples, seed=seed, covered=covered) if records
                         else {"models": {}})
     for model, entry in report.aggregate["models"].items():
         header, rows = rate_rows(entry)
@@ -349,6 +355,7 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
         if rows:  # several renamings per task (beyond the paper)
             report.sections.append(Section(f"Several renamings: {model}", SEED_CAPTION, header, rows,
                                            [row for row in seed_rows(report.aggregate) if row["model"] == model]))
+    report.sections += run_sections(records, run)
     if covered is not None:
         report.sections.append(coverage_section(records, covered, resamples=resamples, seed=seed))
     else:
@@ -373,7 +380,48 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
     return report
 
 
-def verdict_section(report: PaperReport, extra: Sequence[Evidence] = ()) -> Section | None:
+def run_sections(records: Sequence[dict[str, Any]], run: Mapping[str, Any] | None) -> list[Section]:
+    """The run's own tables, in every format as in the terminal summary: outcomes, cost, why each failing
+    item failed, and (from a run file) its settings."""
+    from .cost import COST_CAPTION, COST_HEADER, actual_usage, cost_rows
+    from .outcomes import CAPTION as OUTCOME_CAPTION, outcome_table
+
+    sections = []
+    header, rows = outcome_table(records)
+    if rows:
+        sections.append(Section("Outcomes", OUTCOME_CAPTION[0].upper() + OUTCOME_CAPTION[1:] + ".", header, rows))
+    cost = cost_rows(((run or {}).get("cost") or {}).get("estimate"), actual_usage(records))
+    if cost:
+        sections.append(Section("Cost", COST_CAPTION, COST_HEADER, cost))
+    failing = [[str(r.get("id")), "; ".join(f"{grade}: {result.get('reason')}" for grade, result in r["grades"].items()
+                                           if _failed(result))]
+               for r in records if any(_failed(result) for result in r["grades"].values())]
+    if failing:
+        sections.append(Section("Why each failing item failed", "The reason of every failing grade, per item.",
+                                ["item", "failure reasons"], failing))
+    settings = (run or {}).get("settings")
+    if isinstance(settings, Mapping) and settings:
+        sections.append(Section("Run settings", "What the run was asked for (metadata.settings in the run's JSON).",
+                                ["setting", "value"],
+                                [[str(k), v if isinstance(v, str) else json.dumps(v)] for k, v in settings.items()]))
+    return sections
+
+
+def _failed(result: Mapping[str, Any]) -> bool:
+    return not result.get("passed") and not result.get("not_applicable") and not result.get("not_gradeable")
+
+
+def partial_note(run: Mapping[str, Any] | None) -> str | None:
+    """A note saying the results are partial, or None for a complete run (or no run file)."""
+    if run is None or run.get("complete", True):
+        return None
+    parts = ["the run was interrupted" if run.get("interrupted") else "",
+             f"{len(run.get('items_without_record') or [])} item(s) ended without a record"
+             if run.get("items_without_record") else ""]
+    return f"PARTIAL results: {', '.join(p for p in parts if p)}; every figure covers the records present only."
+
+
+def verdict_section(report: PaperReport, extra: Sequence[VerdictEvidence] = ()) -> Section | None:
     """The contamination verdict: one table of the evidence rows with the reading they support."""
     rows = verdict_evidence(report.aggregate, report.sections, extra)
     if not rows:
@@ -381,6 +429,11 @@ def verdict_section(report: PaperReport, extra: Sequence[Evidence] = ()) -> Sect
     return Section("What this run shows about memorization (verdict)", VERDICT_CAPTION, list(VERDICT_HEADER),
                    [row.cells() for row in rows], verdict_data(rows), text=verdict_reading(rows),
                    link_column=VERDICT_HEADER.index("table"))
+
+
+HTML_STYLE = ("body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;margin:1em 0}"
+              "td,th{border:1px solid #bbb;padding:3px 8px;text-align:left}"
+              "caption{caption-side:top;text-align:left;color:#444;padding:4px 0}")
 
 
 def _markdown_cell(section: Section, index: int, cell: str) -> str:
@@ -394,7 +447,7 @@ def _html_cell(section: Section, index: int, cell: str) -> str:
 
 def render_markdown_report(report: PaperReport) -> str:
     """The report as Markdown."""
-    lines = ["# ALIAS report", ""]
+    lines = ["# ALIAS report", "", *([f"**{report.warning}**", ""] if report.warning else [])]
     for section in report.sections:
         lines += [f"## {section.title}", "", section.caption, "",
                   "| " + " | ".join(section.header) + " |", "|" + "---|" * len(section.header),
@@ -414,9 +467,7 @@ def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]],
                        pngs: Mapping[str, bytes] | None = None) -> str:
     """One self-contained page: captioned tables, then the figures (``pngs``: already drawn, by key;
     drawn here when not given). ``records`` is kept for callers: every figure is in ``report.figures``."""
-    from .files import HTML_STYLE
-
-    body = ["<h1>ALIAS report</h1>"]
+    body = ["<h1>ALIAS report</h1>", *([f"<p><strong>{html.escape(report.warning)}</strong></p>"] if report.warning else [])]
     for section in report.sections:
         body.append(f"<h2 id=\"{anchor(section.title)}\">{html.escape(section.title)}</h2><table><caption>"
                     f"{html.escape(section.caption)}</caption><tr>"
@@ -459,7 +510,8 @@ def write_paper_report(report: PaperReport, records: Sequence[dict[str, Any]], o
     markdown = render_markdown_report(report)
     document = json.dumps({"sections": [s.to_dict() for s in report.sections], "aggregate": report.aggregate,
                            "figures": [figure.to_dict() for figure in report.figures],
-                           "exposure_markdown": report.exposure_markdown, "notes": report.notes}, indent=2)
+                           "exposure_markdown": report.exposure_markdown, "notes": report.notes,
+                           "warning": report.warning}, indent=2)
     page = render_html_report(report, records, pngs)
     for name, text in (("report.md", markdown), ("report.json", document), ("report.html", page)):
         write_output(out / name, methodcaller("write", text))  # handle.write(text), with this text bound now

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
-from .outcomes import graded_verdict
+from ..records import graded_verdict
 from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 

@@ -8,6 +8,8 @@ never a traceback and never a table computed from wrong data.
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import json
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -15,7 +17,7 @@ from typing import Any, Callable, Mapping
 __all__ = ["RecordError", "check_record", "loads", "read_located_rows"]
 
 
-class RecordError(ValueError):
+class RecordError(UsageProblem):
     """A file or record that cannot be used, said in one line (``FILE:LINE: field …``)."""
 
 

@@ -15,7 +15,7 @@ it comes from; each reading follows fixed rules (below) from the row's numbers a
 
 Rows come from the aggregate and from the other sections' data, so the verdict never recomputes a
 number that a table shows; extra rows (several renamings, membership signals, sample agreement) can
-be passed in as :class:`Evidence` by the analyses that own them.
+be passed in as :class:`VerdictEvidence` by the analyses that own them.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ ALPHA = 0.05
 
 
 @dataclass(frozen=True)
-class Evidence:
+class VerdictEvidence:
     """One row of the verdict table: what was measured, its number with interval and test, and the
     sentence the numbers support; ``table`` is the title of the section the number comes from."""
 
@@ -125,10 +125,10 @@ def _grade_decrease(entry: Mapping[str, Any], grade: str, covered: bool) -> Mapp
     return (found.get("decreases") or {}).get("random")
 
 
-def decrease_evidence(model: str, entry: Mapping[str, Any], sections: Sequence[Any]) -> list[Evidence]:
+def decrease_evidence(model: str, entry: Mapping[str, Any], sections: Sequence[Any]) -> list[VerdictEvidence]:
     """The name- and behavior-grade decreases (on the covered tasks when the run knows them), the
     name grade's hidden-name split, and the reading that compares them."""
-    rows: list[Evidence] = []
+    rows: list[VerdictEvidence] = []
     covered = any((entry["grades"].get(g) or {}).get("covered") for g in ("name", "behavior"))
     table = (_section_title(sections, COVERED_TABLE) if covered
              else _section_title(sections, DECREASE_TABLE, model))
@@ -146,19 +146,19 @@ def decrease_evidence(model: str, entry: Mapping[str, Any], sections: Sequence[A
         if d["original"] < LOW_BASE_RATE and d["ci_low"] <= 0:
             reading += (f" At an original rate of {_points(d['original'])}%, a ±5-point margin is a large share "
                         "of what the model solves.")
-        rows.append(Evidence(model, f"{grade}-grade decrease ({scope})", str(d["n"]), _interval(d), _tests(d),
+        rows.append(VerdictEvidence(model, f"{grade}-grade decrease ({scope})", str(d["n"]), _interval(d), _tests(d),
                              reading, table))
     split = ((entry["grades"].get("name") or {}).get("split") or {}).get("random") or {}
     hidden, stated = split.get("hidden_names"), split.get("every_name_stated")
     split_table = _section_title(sections, DECREASE_TABLE, model)
     for label, d in (("tasks with hidden names", hidden), ("tasks stating every name", stated)):
         if d is not None:
-            rows.append(Evidence(model, f"name-grade decrease, {label}", str(d["n"]), _interval(d), _tests(d),
+            rows.append(VerdictEvidence(model, f"name-grade decrease, {label}", str(d["n"]), _interval(d), _tests(d),
                                  read_decrease(d, f"On the {label}, the name-grade decrease"), split_table))
     if "name" in found and "behavior" in found:
         # The comparison sums up the name grade's rows, so the reading paragraph keeps only it.
         rows = [row if row.evidence.startswith("behavior") else replace(row, in_reading=False) for row in rows]
-        rows.append(Evidence(model, "name grade vs behavior grade", f"{found['name']['n']} / {found['behavior']['n']}",
+        rows.append(VerdictEvidence(model, "name grade vs behavior grade", f"{found['name']['n']} / {found['behavior']['n']}",
                              f"{_points(found['name']['mean'])} vs {_points(found['behavior']['mean'])}", "–",
                              _compare_grades(found["name"], found["behavior"], hidden, stated), table))
     return rows
@@ -199,7 +199,7 @@ def _ninety(d: Mapping[str, Any]) -> str:
             f"{'equivalent' if d['equivalent'] else 'not equivalent'} within ±{_points(d['margin'])}")
 
 
-def disagreement_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
+def disagreement_evidence(model: str, sections: Sequence[Any]) -> list[VerdictEvidence]:
     """Appendix P's counts on the renamed condition and the upper-bound decrease."""
     for found in _section_data(sections, DISAGREEMENT_TABLE):
         if found.get("model") != model:
@@ -213,13 +213,13 @@ def disagreement_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]
                    f"failed them on names), {counts['name_only']} pass only the name grade.")
         if bound:
             reading += " " + read_decrease(bound, "If every name-only pass counted as correct, the decrease")
-        return [Evidence(model, "grade disagreements (renamed)", str(counts["samples"]),
+        return [VerdictEvidence(model, "grade disagreements (renamed)", str(counts["samples"]),
                          _interval(bound) if bound else "–", _ninety(bound) if bound else "–", reading,
                          _section_title(sections, DISAGREEMENT_TABLE))]
     return []
 
 
-def known_names_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
+def known_names_evidence(model: str, sections: Sequence[Any]) -> list[VerdictEvidence]:
     """Appendix M on the fixed list, the behavior grade when it ran (names do not blur it), else the name grade."""
     candidates = [f for f in _section_data(sections, KNOWN_NAMES_TABLE)
                   if f.get("model") == model and f.get("list") == "fixed"]
@@ -237,7 +237,7 @@ def known_names_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
             reading = ("Tasks that still name a known algorithm lose no more than the others "
                        f"({_points(marked['decrease']['mean'])} vs {_points(other['decrease']['mean'])} points): "
                        "no sign that known names drive the decrease.")
-        return [Evidence(model, f"known algorithm names ({found['grade']} grade)",
+        return [VerdictEvidence(model, f"known algorithm names ({found['grade']} grade)",
                          f"{marked['n']} / {other['n']}",
                          f"{_interval(marked['decrease'])} vs {_interval(other['decrease'])}",
                          f"permutation {_p(p)}", reading, _section_title(sections, KNOWN_NAMES_TABLE))]
@@ -266,7 +266,7 @@ def read_continuation(rho: Mapping[str, Any]) -> str:
             "predict which tasks lose.")
 
 
-def continuation_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]:
+def continuation_evidence(model: str, sections: Sequence[Any]) -> list[VerdictEvidence]:
     """Appendix L: whether long verbatim continuations predict which tasks lose (this model's records)."""
     rows = []
     for entry in _section_data(sections, CONTINUATION_TABLE):
@@ -279,7 +279,7 @@ def continuation_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]
             else:
                 value, test = f"ρ = {rho['rho']:.2f}", f"Spearman, permutation {_p(rho['p_value'])}"
             reading = read_continuation(rho)
-            rows.append(Evidence(model, f"file continuation by {entry['model']} ({found['grade']} grade)",
+            rows.append(VerdictEvidence(model, f"file continuation by {entry['model']} ({found['grade']} grade)",
                                  str(rho.get("n", "–")), value, test, reading,
                                  _section_title(sections, CONTINUATION_TABLE)))
     return rows
@@ -288,7 +288,7 @@ def continuation_evidence(model: str, sections: Sequence[Any]) -> list[Evidence]
 SEEDS_TABLE = "Several renamings"
 
 
-def seeds_evidence(model: str, rows: Sequence[Mapping[str, Any]]) -> list[Evidence]:
+def seeds_evidence(model: str, rows: Sequence[Mapping[str, Any]]) -> list[VerdictEvidence]:
     """Several renamings per task: the seed-averaged decrease per grade (on the covered tasks when
     known) and whether its sign survives the choice of random names."""
     found: dict[str, Mapping[str, Any]] = {}
@@ -312,7 +312,7 @@ def seeds_evidence(model: str, rows: Sequence[Mapping[str, Any]]) -> list[Eviden
                        f"points (95% CI {_points(low)} to {_points(high)}): the interval includes 0; {spread}.")
         if row["decrease_min"] < 0 < row["decrease_max"]:
             reading += " Its sign depends on which random names were drawn."
-        evidence.append(Evidence(model, f"{grade}-grade decrease over {row['seeds']} renamings ({row['tasks_scope']})",
+        evidence.append(VerdictEvidence(model, f"{grade}-grade decrease over {row['seeds']} renamings ({row['tasks_scope']})",
                                  str(row["tasks"]), f"{_points(row['decrease'])} [{_points(low)}, {_points(high)}]",
                                  f"two-level bootstrap; per-seed SD {_points(row['decrease_sd'] or 0.0)}; worst case "
                                  f"per task {_points(row['worst_case'])}", reading, f"{SEEDS_TABLE}: {model}"))
@@ -320,9 +320,9 @@ def seeds_evidence(model: str, rows: Sequence[Mapping[str, Any]]) -> list[Eviden
 
 
 def verdict_evidence(aggregate: Mapping[str, Any], sections: Sequence[Any],
-                     extra: Sequence[Evidence] = ()) -> list[Evidence]:
+                     extra: Sequence[VerdictEvidence] = ()) -> list[VerdictEvidence]:
     """Every evidence row the report's inputs support, model by model (``extra`` rows appended per model)."""
-    rows: list[Evidence] = []
+    rows: list[VerdictEvidence] = []
     for model, entry in aggregate.get("models", {}).items():
         rows += decrease_evidence(model, entry, sections)
         rows += disagreement_evidence(model, sections)
@@ -338,7 +338,7 @@ AGREEMENT_TABLE = "Sample agreement"
 EXPOSURE_TABLE = "Exposure"
 
 
-def agreement_evidence(found: Mapping[str, Any] | None) -> list[Evidence]:
+def agreement_evidence(found: Mapping[str, Any] | None) -> list[VerdictEvidence]:
     """Sample agreement per model: original against the renamed condition, with its caveat (no test:
     the numbers are descriptive and weak on their own)."""
     rows = []
@@ -351,7 +351,7 @@ def agreement_evidence(found: Mapping[str, Any] | None) -> list[Evidence]:
         reading = (f"Samples of the original tasks are {'more' if more else 'no more'} alike than those of the renamed "
                    f"ones (mean pairwise edit distance {original['mean_distance']:.3f} vs {renamed['mean_distance']:.3f}); "
                    "weak evidence either way: sampling temperature and model size change agreement too.")
-        rows.append(Evidence(model, "sample agreement (original vs renamed)",
+        rows.append(VerdictEvidence(model, "sample agreement (original vs renamed)",
                              f"{original['tasks']} / {renamed['tasks']}",
                              f"{original['mean_distance']:.3f} / {100 * original['identical']:.0f}% vs "
                              f"{renamed['mean_distance']:.3f} / {100 * renamed['identical']:.0f}%",
@@ -359,7 +359,7 @@ def agreement_evidence(found: Mapping[str, Any] | None) -> list[Evidence]:
     return rows
 
 
-def membership_evidence(aurocs: Sequence[Mapping[str, Any]]) -> list[Evidence]:
+def membership_evidence(aurocs: Sequence[Mapping[str, Any]]) -> list[VerdictEvidence]:
     """Likelihood-based membership signals (AUROC of seen vs unseen tasks under known exposure), one
     row per family/arm, signal and condition; rows of an open-weight model family."""
     rows = []
@@ -375,7 +375,7 @@ def membership_evidence(aurocs: Sequence[Mapping[str, Any]]) -> list[Evidence]:
         else:
             reading = (f"{found.get('label') or found['signal']} does not separate seen from unseen tasks on the "
                        f"{found['condition']} references (the interval includes 0.5).")
-        rows.append(Evidence(model, f"membership signal: {found.get('label') or found['signal']}, {found['condition']}",
+        rows.append(VerdictEvidence(model, f"membership signal: {found.get('label') or found['signal']}, {found['condition']}",
                              f"{found['n_seen']} / {found['n_unseen']}", value, "AUROC, bootstrap over tasks",
                              reading, EXPOSURE_TABLE))
     return rows
@@ -388,12 +388,12 @@ CAPTION = ("The evidence on memorization in this run, each row from the table it
            "memorization by itself; a model with known exposure (tla-alias exposure) separates the last from the first.")
 
 
-def verdict_data(rows: Sequence[Evidence]) -> list[dict[str, Any]]:
+def verdict_data(rows: Sequence[VerdictEvidence]) -> list[dict[str, Any]]:
     """The rows as JSON-ready dicts (report.json's section data)."""
     return [{key: value for key, value in asdict(row).items() if key != "in_reading"} for row in rows]
 
 
-def verdict_reading(rows: Sequence[Evidence]) -> list[str]:
+def verdict_reading(rows: Sequence[VerdictEvidence]) -> list[str]:
     """One paragraph per model: the readings of its rows, in table order, nothing added."""
     models = list(dict.fromkeys(row.model for row in rows))
     return [f"{model}: " + " ".join(row.reading for row in rows if row.model == model and row.in_reading)

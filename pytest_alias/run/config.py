@@ -99,6 +99,12 @@ def model_names(specs: Any) -> tuple[tuple[str, ...], dict[str, str]]:
     return tuple(names), full
 
 
+def _shortcuts_switch() -> bool:
+    from ..switches import enabled
+
+    return enabled()
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """The validated options of one benchmark run (every field is recorded in the run's JSON)."""
@@ -119,6 +125,9 @@ class RunConfig:
     name_rule: str = "paper"  # the name grade's cfg binding: appendix H as written; "refined" is a deviation
     search_budget: float | None = None  # the behavior search's whole budget (None: 4 × the TLC limit)
     cache_dir: Path | None = None
+    use_cache: bool = True  # False: every SANY/TLC run is made again (``tla-alias --no-cache``)
+    #: The verdict-preserving speed-ups (``ALIAS_SHORTCUTS``, read once when the config is made).
+    shortcuts: bool = field(default_factory=lambda: _shortcuts_switch())
     store_mode: str = "rw"
     reports: tuple[Path, ...] = ()
     gates: tuple[Gate, ...] = ()

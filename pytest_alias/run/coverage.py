@@ -86,7 +86,7 @@ def self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, c
 
 
 def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: float,
-                     cache: Any) -> tuple[str | None, float]:
+                     cache: Any, shortcuts: bool = True) -> tuple[str | None, float]:
     """:func:`self_check`'s reason and the seconds the check took when it ran (kept with it in the cache)."""
     from ..grading.validation import guarded_grade
     from ..tla.cache import content_key
@@ -100,7 +100,7 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
     # The reference's own check, cached by its verification, says whether these checks run long.
     with tools.expecting(tools.cached_tlc_seconds(condition.spec(), timeout=timeout)):
         result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
-                               timeout=timeout)
+                               timeout=timeout, shortcuts=shortcuts)
     reason = None if result.passed else _own_words(result.reason or "no reason given")
     if reason is None or not machine_dependent(reason):
         cache.put(key, {"reason": reason, "seconds": round(result.seconds, 3)})
@@ -108,7 +108,7 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
 
 
 def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mode: str, timeout: float,
-                     cache_root: Path, live: bool) -> Coverage:
+                     cache_root: Path, live: bool, shortcuts: bool = True) -> Coverage:
     """Self-check every task with a cfg (its original condition) and apply appendix J's eligibility."""
     from ..progress import Progress
     from ..tasks.selection import behavior_exclusion
@@ -124,7 +124,8 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
     seconds: dict[str, float] = {}
 
     def one(pair: tuple[Task, Condition]) -> str | None:
-        reason, seconds[pair[0].id] = timed_self_check(pair[1], tools=tools, mode=mode, timeout=timeout, cache=cache)
+        reason, seconds[pair[0].id] = timed_self_check(pair[1], tools=tools, mode=mode, timeout=timeout, cache=cache,
+                                                       shortcuts=shortcuts)
         return reason
 
     # One thread per core: each self-check is JVM runs, and the workers wait for the coverage.

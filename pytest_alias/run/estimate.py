@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..cases import Case
-from ..generation import prefills, request_for
+from .cases import Case
+from .generation import prefills, request_for
 from ..models.api_usage import Price, estimate_cost
 from ..models.base import DecodingParams, Generation, GenerationRequest
 from ..models.store import GenerationStore

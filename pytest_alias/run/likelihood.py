@@ -27,7 +27,7 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
     token's log-probability and z-score in the rows.
     """
     from ..models.local import LocalModel
-    from ..options import defaults
+    from .options import defaults
     from ..vocabulary import CONDITIONS
     from ..progress import Progress
 

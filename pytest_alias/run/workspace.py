@@ -12,7 +12,7 @@ import functools
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..cases import Case, build_cases
+from .cases import Case, build_cases
 from ..errors import UsageProblem
 from ..records import Record
 from .config import RunConfig
@@ -22,8 +22,10 @@ from .coverage import Coverage, compute_coverage
 class Workspace:
     """The shared objects and steps of one run, created once per process from a :class:`RunConfig`."""
 
-    def __init__(self, config: RunConfig) -> None:
+    def __init__(self, config: RunConfig, *, tasks: Sequence[Any] | None = None) -> None:
         self.config = config
+        # Tasks given by the caller instead of the config's suite (``tla-alias grade``: one reference).
+        self._given_tasks = sorted(tasks, key=lambda task: task.id) if tasks is not None else None
         self._cases: list[Case] | None = None
         self._prepared: list[tuple[Any, Any]] | None = None  # the run's conditions, prepared once
         self._models: dict[str, Any] = {}
@@ -41,7 +43,9 @@ class Workspace:
         """SANY and TLC of this run's toolchain, with the run cache under the cache folder."""
         from ..tla.runner import TlaTools, default_tools
 
-        return TlaTools(cache_dir=self.config.cache_dir) if self.config.cache_dir else default_tools()
+        if self.config.cache_dir is None and self.config.use_cache:
+            return default_tools()
+        return TlaTools(cache_dir=self.config.cache_dir, use_cache=self.config.use_cache)
 
     @functools.cached_property
     def cache_root(self) -> Path:
@@ -75,6 +79,8 @@ class Workspace:
 
     def tasks(self) -> list[Any]:
         """The suite's tasks, sorted by id (a suite that cannot be read is a usage problem)."""
+        if self._given_tasks is not None:
+            return list(self._given_tasks)
         from ..tasks.suites import load_suite_report
 
         report = load_suite_report(self.config.suite)
@@ -144,7 +150,7 @@ class Workspace:
 
     def generate(self, cases: Sequence[Case], *, live: bool) -> dict[tuple[str, str, int, str], Any]:
         """Each case's generation, once, through the store, with a progress line."""
-        from ..generation import generate_cases
+        from .generation import generate_cases
 
         found = generate_cases(list(cases), model_for=self.model, store=self.store(), seed=self.config.seed,
                                prefill=self.config.prefill, max_new_tokens=self.config.max_new_tokens, live=live)
@@ -178,7 +184,7 @@ class Workspace:
         if wanted or self._coverage is None:
             originals = [(task, task.original()) for task, _ in self.prepared_conditions() if task.id in wanted]
             found = compute_coverage(originals, tools=self.tools, mode=self.config.mode, timeout=self.config.timeout,
-                                     cache_root=self.cache_root, live=live)
+                                     cache_root=self.cache_root, live=live, shortcuts=self.config.shortcuts)
             if isinstance(self.config.covered, frozenset):  # the covered tasks of a validate-grader file
                 found = found.restricted_to(self.config.covered, self.config.covered_source or "")
             self._coverage = found if self._coverage is None else self._coverage.merged(found)
@@ -198,11 +204,22 @@ class Workspace:
             return None
         return self._coverage.covered
 
-    def grade(self, case: Case, generation: Any) -> Record:
+    def grade_text(self, task_id: str, text: str, *, condition: str = "original", output_bytes: int | None = None) -> Record:
+        """Grade a text no model of the run generated (``tla-alias grade``) as sample 0 of ``task_id``'s
+        ``condition``: the record a pytest item of that case writes. ``output_bytes`` is the text's true
+        size where only a part of it was read (an oversize output keeps its size in the reason)."""
+        from ..models.base import Generation
+
+        case = next((c for c in self.cases() if c.task.id == task_id and c.condition.label == condition
+                     and c.sample == 0), None)
+        if case is None:
+            raise UsageProblem(f"no case of task {task_id!r} in condition {condition!r} in this run")
+        return self.grade(case, Generation(text=text, model=case.model), output_bytes=output_bytes)
+
+    def grade(self, case: Case, generation: Any, *, output_bytes: int | None = None) -> Record:
         """Grade ``generation``'s text for ``case`` with the run's grades and return its record."""
-        from ..evaluate import evaluate
-        from ..generation import generation_fields
-        from ..grading.graphpass import reference_self_checked
+        from .record import evaluate
+        from .generation import generation_fields
 
         coverage = self.check_references([case.task.id]) if self.needs_coverage() else None
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
@@ -210,27 +227,28 @@ class Workspace:
         timeout = self.tlc_limit(case.task)
         # The reference's own check (cached when the condition was verified) says how long this task's
         # checks run, which picks the tool server's tier; never part of a verdict.
-        # A reference that passed its paper-mode self-check lets the behavior grade read a pass off the
-        # state graphs (grading.graphpass); never otherwise.
-        passed_self_check = (coverage is not None and case.task.id in coverage.checked
-                             and case.task.id not in coverage.not_gradeable)
-        self_checked = passed_self_check and coverage is not None and coverage.mode == "paper"
-        if passed_self_check and coverage is not None and coverage.timeout == timeout:
-            # It stands for this condition's reference too (grading.behavior.reference_passed_self_check).
-            from ..grading.behavior import reference_passed_self_check
-
-            reference_passed_self_check(case.condition, self.tools, mode=coverage.mode, timeout=timeout)
-        with self.tools.expecting(self._expected_seconds(case.condition, timeout)), reference_self_checked(self_checked):
-            record = evaluate(case, generation.text, self.config.grades, tools=self.tools, timeout=timeout,
-                              mode=self.config.mode, generation=generation_fields(generation),
-                              not_gradeable=not_gradeable, name_rule=self.config.name_rule,
-                              search_budget=self.config.search_budget)
+        with self.tools.expecting(self._expected_seconds(case.condition, timeout)):
+            record = evaluate(case, generation.text, self.config.grades, self.grade_context(case, timeout, coverage),
+                              generation=generation_fields(generation), not_gradeable=not_gradeable,
+                              output_bytes=output_bytes)
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
         if self.config.rename_seeds > 1 and case.condition.kind == "random":  # which of the run's renamings
             record["rename_seed"] = case.condition.rename_seed
         if self.config.timeout_from_reference is not None:  # a deviation from the paper: each verdict names it
             record["tlc_limit"] = {"seconds": timeout, "from_reference": self.config.timeout_from_reference}
         return record
+
+    def grade_context(self, case: Case, timeout: float, coverage: Coverage | None) -> Any:
+        """The grade's context: the run's settings, and whether the run's self-check showed this task's
+        reference passing its behavior grade at this limit (it stands for every condition of the task:
+        a renamed condition is the original under other names, verified when it was prepared)."""
+        from ..grading.context import GradeContext
+
+        passed = (coverage is not None and case.task.id in coverage.checked
+                  and case.task.id not in coverage.not_gradeable)
+        return GradeContext(self.tools, timeout=timeout, mode=self.config.mode, name_rule=self.config.name_rule,
+                            search_budget=self.config.search_budget, shortcuts=self.config.shortcuts,
+                            reference_passed=(coverage.mode, coverage.timeout) if passed and coverage is not None else None)
 
     def _expected_seconds(self, condition: Any, timeout: float) -> float | None:
         """How long ``condition``'s reference check took (cached by its verification), once per process."""

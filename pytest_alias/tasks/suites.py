@@ -232,12 +232,21 @@ def _wanted_ids(ids: Iterable[str | int] | str | Path | None, root: Path | None)
             raise SuiteError("an empty id list selects no task; give ids=FILE or ids=ID,ID,...")
         candidates = [Path(text)] if Path(text).is_absolute() or root is None else [root / text, Path(text)]
         for candidate in candidates:
-            if candidate.is_file():
+            if _is_file(candidate):
                 return _ids_from_file(candidate)
         if isinstance(ids, Path) or text.endswith((".json", ".txt")):
             raise SuiteError(f"{text}: no such id file")
         return [part.strip() for part in text.split(",") if part.strip()]
     return [str(item).strip() for item in ids]
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file; False for text no file can be named (a long ``ID,ID,…`` list is
+    "File name too long" to the operating system)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _ids_from_file(path: Path) -> list[str]:

@@ -23,7 +23,7 @@ import platformdirs
 
 from ..switches import flag
 
-from ..atomic import parse_json, write_json_atomic  # noqa: F401 - write_json_atomic kept importable from here
+from ..atomic import parse_json, write_json_atomic
 
 CACHE_SCHEMA = 1
 

@@ -43,7 +43,7 @@ __all__ = [
     "CheckDeadlockSection",
     "ConstantEntry",
     "ConstantsSection",
-    "ModelValue",
+    "CfgModelValue",
     "NamesSection",
     "Section",
     "SetValue",
@@ -118,7 +118,7 @@ KEYWORDS_TLC_MODERN: frozenset[str] = ALL_KEYWORDS - _LEGACY
 # --- values -----------------------------------------------------------------
 
 @dataclass(frozen=True)
-class ModelValue:
+class CfgModelValue:
     """A TLC model value: a bare identifier on the right of ``=``."""
 
     name: str
@@ -142,7 +142,7 @@ class TupleValue:
     elements: tuple[Value, ...] = ()
 
 
-Value = Union[bool, int, str, ModelValue, SetValue, TupleValue]
+Value = Union[bool, int, str, CfgModelValue, SetValue, TupleValue]
 
 _STR_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r", "f": "\f"}
 _STR_UNESCAPES = {v: k for k, v in _STR_ESCAPES.items()}
@@ -157,7 +157,7 @@ def render_value(value: Value) -> str:
     if isinstance(value, str):
         return '"' + "".join("\\" + _STR_UNESCAPES[c] if c in _STR_UNESCAPES else c
                              for c in value) + '"'
-    if isinstance(value, ModelValue):
+    if isinstance(value, CfgModelValue):
         return value.name
     if isinstance(value, SetValue):
         return "{" + ", ".join(render_value(v) for v in value.elements) + "}"
@@ -168,7 +168,7 @@ def render_value(value: Value) -> str:
 
 def model_values_in(value: Value) -> Iterator[str]:
     """The names of the model values in ``value``, nested ones included."""
-    if isinstance(value, ModelValue):
+    if isinstance(value, CfgModelValue):
         yield value.name
     elif isinstance(value, (SetValue, TupleValue)):
         for v in value.elements:
@@ -176,8 +176,8 @@ def model_values_in(value: Value) -> Iterator[str]:
 
 
 def _rename_value(value: Value, mapping: Mapping[str, str]) -> Value:
-    if isinstance(value, ModelValue):
-        return ModelValue(mapping.get(value.name, value.name))
+    if isinstance(value, CfgModelValue):
+        return CfgModelValue(mapping.get(value.name, value.name))
     if isinstance(value, SetValue):
         return SetValue(tuple(_rename_value(v, mapping) for v in value.elements))
     if isinstance(value, TupleValue):
@@ -754,7 +754,7 @@ class _Parser:
         if tok.kind == "ident":
             if tok.text in ("TRUE", "FALSE"):
                 return tok.text == "TRUE"
-            return ModelValue(tok.text)
+            return CfgModelValue(tok.text)
         if tok.text == "-":
             num = self.take("a number after '-'")
             if num.kind != "number":

@@ -15,7 +15,7 @@ timeout kills the JVM's whole process group (a server is then replaced by a new 
 
 from __future__ import annotations
 
-from ..errors import ToolFault as AliasToolFault
+from ..errors import ToolFault
 
 import atexit
 import contextvars
@@ -151,7 +151,7 @@ class ToolRunError(ToolchainError):
     of the machine, never a verdict on the spec."""
 
 
-class ToolFault(ToolRunError):
+class ServerFault(ToolRunError):
     """The launcher could not run a request with this toolchain (a class or method the jar lacks, a
     protocol error, an exception in the tool server itself): the grader's fault, never a verdict."""
 
@@ -519,7 +519,7 @@ def starts_quick() -> bool:
     return quick_tier_enabled() and (expected is None or expected <= QUICK_EXPECTED_SECONDS)
 
 
-class ServerDied(AliasToolFault):
+class ServerDied(ToolFault):
     """The server exited mid-request (TLC called System.exit, or the JVM crashed)."""
 
 
@@ -668,12 +668,12 @@ class ToolServer:
             return ToolRun(None, output, seconds, False, "server", line.split("\t", 1)[1], printed)
         if line.startswith("ALIAS-FAULT\t"):
             # The server could not run the request with this jar: the toolchain's fault, never a verdict.
-            raise ToolFault(f"the tool server cannot run {tool.upper()} with this jar: {line.split(chr(9), 1)[1][:300]}")
+            raise ServerFault(f"the tool server cannot run {tool.upper()} with this jar: {line.split(chr(9), 1)[1][:300]}")
         reply = line.split("\t")
         if (len(reply) < 2 or reply[0] != "ALIAS-DONE" or not reply[1].lstrip("-").isdigit()
                 or reply[2:] not in ([], ["kept"])):
             self.kill()
-            raise ToolFault(f"the tool server broke its protocol (it replied {line[:80]!r})")
+            raise ServerFault(f"the tool server broke its protocol (it replied {line[:80]!r})")
         if not shared and reply[2:] != ["kept"]:
             self.runs -= 1
             self.released_runs += 1
@@ -847,7 +847,7 @@ class Launcher:
                 self._give_back(server)
         except ServerDied:
             return None  # e.g. a System.exit inside TLC: this run repeats in a fresh JVM
-        except ToolFault as fault:
+        except ServerFault as fault:
             if self.mode == "server":
                 raise
             # auto: the server cannot drive this jar (its internals differ), but a fresh JVM runs

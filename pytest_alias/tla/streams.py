@@ -21,6 +21,8 @@ the spec's: :func:`disk_fault` tells the two apart once the run has ended.
 
 from __future__ import annotations
 
+from ..errors import UsageProblem
+
 import os
 from collections import deque
 from collections.abc import Iterator
@@ -66,7 +68,7 @@ def _megabytes(variable: str, default: int) -> int:
     if not raw:
         return default
     if not raw.isdigit() or int(raw) < 1:
-        raise ValueError(f"{variable} must be a whole number of megabytes (at least 1), not {raw!r}")
+        raise UsageProblem(f"{variable} must be a whole number of megabytes (at least 1), not {raw!r}")
     return int(raw)
 
 

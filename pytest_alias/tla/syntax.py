@@ -62,6 +62,7 @@ from .keywords import (PLUSCAL_KEYWORDS, PROOF_LIBRARY_MODULES, STANDARD_MODULES
                        STANDARD_OPERATORS, TLA_KEYWORDS, is_identifier)
 from .modsplit import (_PCAL_START, ModuleSpan, _as_bytes, _byte_to_char_offsets,
                        _scan_modules, split_modules)
+from .specfiles import comment_spans
 from .pluscal import textual_pluscal_span, tag_pluscal_issues, unparsed_pluscal
 
 __all__ = [
@@ -1180,6 +1181,23 @@ def _empty(data: bytes, name: Optional[str], message: str) -> ModuleSyntax:
                         None, (SyntaxIssue("no_module", (0, 0), 1, 1, message),), (), data)
 
 
+def _tree_past_broken_comments(buf: bytes) -> tree_sitter.Tree:
+    """``buf``'s tree; where it has errors and comments, the tree of ``buf`` with its comments blanked
+    (offsets kept) when that one has none. tree-sitter-tlaplus parses a PlusCal algorithm inside a
+    comment, and a malformed one (C and P syntax mixed) can swallow every definition after it, which
+    SANY, reading the comment as a comment, accepts."""
+    tree = parse_tree(buf)
+    if not tree.root_node.has_error or b"(*" not in buf:
+        return tree
+    text = buf.decode("latin-1")  # one character per byte: the spans are byte offsets
+    pieces, pos = [], 0
+    for start, end in comment_spans(text):
+        pieces += [text[pos:start], re.sub(r"[^\n]", " ", text[start:end])]
+        pos = end
+    blanked = parse_tree(("".join(pieces) + text[pos:]).encode("latin-1"))
+    return tree if blanked.root_node.has_error else blanked
+
+
 def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> ModuleSyntax:
     """Parse one module region (or, with ``region=None``, headerless text)."""
     if region is None:
@@ -1193,7 +1211,7 @@ def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> M
         buf = head + data[lo:hi]
         if not region.complete:
             buf += b"\n====\n"
-    tree = parse_tree(buf)
+    tree = _tree_past_broken_comments(buf)
     root = tree.root_node
     module_node = next((c for c in root.named_children
                         if c.type == "module" and c.start_byte >= lo), None)

@@ -12,7 +12,7 @@ TLC                         Python
 ``p1``                      ``ModelValue("p1")``
 ``{1, 2}``, ``1..3``        ``frozenset``
 ``<<"a", 1>>``              ``tuple``
-``[a |-> 1]``               :class:`Record`
+``[a |-> 1]``               :class:`RecordValue`
 ``(p1 :> 1 @@ p2 :> 2)``    :class:`Function`
 ==========================  ==============================================
 
@@ -25,7 +25,7 @@ value is expected.
 Every value has exactly one representation, as in TLA+ where records and
 sequences *are* functions: a function whose domain is ``1..n`` is a ``tuple``
 (the empty function is ``()``), one whose domain is a set of strings is a
-:class:`Record`, and only the rest are :class:`Function`.  Build functions
+:class:`RecordValue`, and only the rest are :class:`Function`.  Build functions
 with :func:`make_function` to get this normal form.  So ``==`` on parsed
 values is TLA+ equality.
 
@@ -50,7 +50,7 @@ __all__ = [
     "Bool",
     "Function",
     "ModelValue",
-    "Record",
+    "RecordValue",
     "Value",
     "ValueParseError",
     "format_value",
@@ -135,7 +135,7 @@ def _check_value(v: object) -> None:
     """Shallow type check: catches Python ``bool`` and foreign types early."""
     if isinstance(v, bool):
         raise TypeError("Python bool is not a TLA+ value; use TRUE/FALSE")
-    if not isinstance(v, (int, str, Bool, ModelValue, tuple, frozenset, Record, Function)):
+    if not isinstance(v, (int, str, Bool, ModelValue, tuple, frozenset, RecordValue, Function)):
         raise TypeError(f"not a TLA+ value: {v!r} ({type(v).__name__})")
 
 
@@ -153,7 +153,7 @@ def _pairs(items: Mapping[Any, Any] | Iterable[tuple[Any, Any]]) -> list[tuple[A
 
 
 class _FrozenMap(_Ordered, Mapping[Any, Any]):
-    """An immutable mapping with canonically ordered items (shared by Record and Function)."""
+    """An immutable mapping with canonically ordered items (shared by RecordValue and Function)."""
 
     __slots__ = ("_map", "_items", "_hash")
 
@@ -180,7 +180,7 @@ class _FrozenMap(_Ordered, Mapping[Any, Any]):
         return len(self._items)
 
     def __eq__(self, other: object) -> bool:
-        # Same class only: a Record never equals a dict or a Function.
+        # Same class only: a RecordValue never equals a dict or a Function.
         if type(other) is not type(self):
             return NotImplemented
         return self._hash == other._hash and self._map == other._map
@@ -200,7 +200,7 @@ class _FrozenMap(_Ordered, Mapping[Any, Any]):
         return f"{type(self).__name__}({format_value(self)})"  # type: ignore[arg-type]
 
 
-class Record(_FrozenMap):
+class RecordValue(_FrozenMap):
     """A TLA+ record: a function from (non-empty) field names to values.
 
     Any function whose domain is a non-empty set of strings is a record in
@@ -236,7 +236,7 @@ class Function(_FrozenMap):
         self._init(pairs, sort_key)
 
 
-Value = Union[Bool, int, str, ModelValue, "tuple[Value, ...]", "frozenset[Value]", Record, Function]
+Value = Union[Bool, int, str, ModelValue, "tuple[Value, ...]", "frozenset[Value]", RecordValue, Function]
 """Any TLA+ value TLC can print in a state."""
 
 
@@ -247,13 +247,13 @@ def _is_seq_domain(keys: list[Any]) -> bool:
 
 
 def make_function(mapping: Mapping[Any, Value] | Iterable[tuple[Value, Value]]) -> Value:
-    """Build the function ``mapping`` in normal form: a tuple, a Record or a Function."""
+    """Build the function ``mapping`` in normal form: a tuple, a RecordValue or a Function."""
     pairs = _pairs(mapping)
     keys = [k for k, _ in pairs]
     if _is_seq_domain(keys):  # includes the empty function, which is <<>>
         return tuple(v for _, v in sorted(pairs, key=lambda kv: kv[0]))
     if all(isinstance(k, str) for k in keys):
-        return Record(pairs)
+        return RecordValue(pairs)
     return Function(pairs)
 
 
@@ -264,7 +264,7 @@ def model_value_names(value: Value) -> frozenset[str]:
         return frozenset((value.name,))
     if isinstance(value, (tuple, frozenset)):
         return frozenset().union(*(model_value_names(item) for item in value))
-    if isinstance(value, (Record, Function)):
+    if isinstance(value, (RecordValue, Function)):
         return frozenset().union(*(model_value_names(key) | model_value_names(item) for key, item in value.items()))
     return frozenset()
 
@@ -295,7 +295,7 @@ def sort_key(value: Value) -> tuple[Any, ...]:
         return (_SEQ, tuple(sort_key(v) for v in value))
     if isinstance(value, frozenset):
         return (_SET, tuple(sorted(sort_key(v) for v in value)))
-    if isinstance(value, Record):
+    if isinstance(value, RecordValue):
         return (_REC, tuple((k, sort_key(v)) for k, v in value.items()))
     if isinstance(value, Function):
         return (_FUN, tuple((sort_key(k), sort_key(v)) for k, v in value.items()))
@@ -328,9 +328,9 @@ def format_value(value: Value) -> str:
         return "<<" + ", ".join(format_value(v) for v in value) + ">>"
     if isinstance(value, frozenset):
         return "{" + ", ".join(format_value(v) for v in sorted(value, key=sort_key)) + "}"
-    if isinstance(value, Record) and all(IDENTIFIER.fullmatch(k) for k in value):
+    if isinstance(value, RecordValue) and all(IDENTIFIER.fullmatch(k) for k in value):
         return "[" + ", ".join(f"{k} |-> {format_value(v)}" for k, v in value.items()) + "]"
-    if isinstance(value, (Record, Function)):
+    if isinstance(value, (RecordValue, Function)):
         body = " @@ ".join(f"{format_value(k)} :> {format_value(v)}" for k, v in value.items())
         return "(" + body + ")"
     raise TypeError(f"not a TLA+ value: {value!r} ({type(value).__name__})")
@@ -477,7 +477,7 @@ class _Parser:
             raise self.error("a record needs a field", start)
         if len({k for k, _ in fields}) != len(fields):
             raise ValueParseError("duplicate record field", self.text, start[2])
-        return Record(fields)
+        return RecordValue(fields)
 
     def function(self, start: _Token) -> Value:
         def pair() -> tuple[Value, Value]:

@@ -255,7 +255,7 @@ def test_the_covered_set_of_several_runs_is_theirs_when_they_agree(monkeypatch: 
     task); runs that disagree are a one-line error."""
     import argparse
 
-    from pytest_alias import cli_exposure, cli_report
+    from pytest_alias.cli import exposure as cli_exposure, report as cli_report
     from pytest_alias.report import paper
 
     recorded = {"a.json": {"x", "y"}, "b.json": {"x", "y"}, "c.json": {"x"}}
@@ -264,5 +264,5 @@ def test_the_covered_set_of_several_runs_is_theirs_when_they_agree(monkeypatch: 
     covered = cli_exposure._covered(argparse.Namespace(covered=None, files=["a.json", "b.json", "likelihood.jsonl"]))
     assert covered == {"x", "y"}
     assert cli_exposure._covered(argparse.Namespace(covered=None, files=["likelihood.jsonl"])) is None
-    with pytest.raises(cli_exposure.UserError, match="different covered sets"):
+    with pytest.raises(cli_exposure.UsageProblem, match="different covered sets"):
         cli_exposure._covered(argparse.Namespace(covered=None, files=["a.json", "c.json"]))

@@ -289,7 +289,7 @@ def test_a_search_cut_off_by_its_budget_is_no_verdict_on_the_output(tasks: dict[
     """Issue 50: never "behavior differs"; its own outcome, the grader's side, left out of the rates."""
     from pytest_alias.report.aggregate import not_graded
     from pytest_alias.report.outcomes import outcome_lines
-    from pytest_alias.verdicts import NOT_VERDICTS, graded_verdict, record_outcome
+    from pytest_alias.records import NOT_VERDICTS, graded_verdict, record_outcome
 
     condition = tasks["die-hard"].original()
     # Only the swapped mapping passes (see test_swapped_variable_names_need_a_permutation): several to try.

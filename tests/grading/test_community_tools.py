@@ -19,7 +19,7 @@ from pytest_alias.cli import main
 from pytest_alias.grading.behavior import grade_behavior
 from pytest_alias.grading.name_grade import grade_name
 from pytest_alias.grading.parse_grade import grade_parse
-from pytest_alias.report.outcomes import grade_outcome, graded_verdict
+from pytest_alias.records import grade_outcome, graded_verdict
 from pytest_alias.tasks.model import Task
 from pytest_alias.tla.cfg import ALL_KEYWORDS, KEYWORDS_TLC_2_15, UnsupportedKeyword, adapt_for_tlc, parse_cfg
 from pytest_alias.tla.library import library_modules, needed_library
@@ -182,9 +182,9 @@ def test_grade_json_prints_a_verdict_even_when_the_cfg_cannot_be_read(tmp_path: 
     for grade in ("name", "behavior"):
         code = main(["--cache-dir", str(tmp_path / "cache"), "grade", "--reference", str(reference), "--output",
                      str(output), "--grade", grade, "--json"])
-        verdict = json.loads(capsys.readouterr().out)
+        verdict = json.loads(capsys.readouterr().out)["grades"][grade]  # the record a pytest item writes
         assert code == 1 and verdict["passed"] is False
-        assert verdict["side"] == "reference" and "NO_SUCH_KEYWORD" in verdict["reason"]
+        assert verdict["details"]["side"] == "reference" and "NO_SUCH_KEYWORD" in verdict["reason"]
     code = main(["--cache-dir", str(tmp_path / "cache"), "grade", "--reference", str(reference), "--cfg",
                  str(tmp_path / "missing.cfg"), "--output", str(output), "--grade", "name", "--json"])
     captured = capsys.readouterr()

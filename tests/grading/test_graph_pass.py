@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from pytest_alias.cases import Case
-from pytest_alias.evaluate import evaluate
+from pytest_alias.run.cases import Case
+from pytest_alias.grading.context import grade_context
+from pytest_alias.run.record import evaluate
 from pytest_alias.grading import shortcuts
-from pytest_alias.grading.graphpass import reference_self_checked, within
+from pytest_alias.grading.graphpass import within
 from pytest_alias.tasks.suites import load_suite
 from pytest_alias.tla.cfg import parse_cfg
 from pytest_alias.tla.graph import LabelGraph, parse_dot_labels
@@ -70,8 +71,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[tuple[str
                 case = Case(task, condition, 0, "replay")
                 for kind, text in outputs(task_id, condition.module_map[condition.main]).items():
                     before = tools.launches["tlc"]
-                    with reference_self_checked(True):
-                        record = evaluate(case, text, GRADES, tools=tools, timeout=60, mode="paper")
+                    record = evaluate(case, text, GRADES, grade_context(tools, timeout=60, mode="paper",
+                                                                        reference_passed=("paper", 60)))
                     record["tlc_launches"] = tools.launches["tlc"] - before
                     found[way][(task_id, kind)] = record
     return found
@@ -155,7 +156,7 @@ def test_nothing_is_read_off_without_the_self_check(tmp_path: Path, monkeypatch:
     condition = task.original()
     plain_check(tools, condition.spec(), timeout=60, keep_graph=True)
     text = _before_footer(condition.module_map[condition.main], "Unused == 42\n")
-    record = evaluate(Case(task, condition, 0, "replay"), text, GRADES, tools=tools, timeout=60, mode="paper")
+    record = evaluate(Case(task, condition, 0, "replay"), text, GRADES, grade_context(tools, timeout=60, mode="paper"))
     assert record["grades"]["behavior"]["passed"] and "by_graphs" not in first_attempt(record)
 
 

@@ -16,7 +16,7 @@ from pytest_alias.grading import grade_name
 from pytest_alias.grading.behavior import grade_behavior
 from pytest_alias.tasks.suites import load_suite
 from pytest_alias.tla.runner import TlaTools
-from pytest_alias.verdicts import grade_outcome
+from pytest_alias.records import grade_outcome
 from pytest_alias.vocabulary import Side
 
 HEAD = "---- MODULE HourClock ----\nEXTENDS Naturals, TLC\nVARIABLE hr\n"

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from pytest_alias.cases import Case
-from pytest_alias.evaluate import evaluate
+from pytest_alias.run.cases import Case
+from pytest_alias.grading.context import grade_context
+from pytest_alias.run.record import evaluate
 from pytest_alias.grading import shortcuts
 from pytest_alias.grading.mutants import generate_mutants
 from pytest_alias.tasks.suites import load_suite
@@ -67,7 +68,7 @@ def graded(die_hard: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
             tools = TlaTools(cache_dir=tmp_path_factory.mktemp(f"cache-{way}"))
             for kind, text in outputs(die_hard).items():
                 before = tools.launches["tlc"]
-                record = evaluate(case, text, GRADES, tools=tools, timeout=60, mode="paper")
+                record = evaluate(case, text, GRADES, grade_context(tools, timeout=60, mode="paper"))
                 record["tlc_launches"] = tools.launches["tlc"] - before
                 found[way][kind] = record
     return found
@@ -152,14 +153,14 @@ def test_the_same_module_is_graded_once(die_hard: Any, tmp_path: Path, monkeypat
     monkeypatch.setenv(shortcuts.ENV, "on")
     case = Case(die_hard, die_hard.original(), 0, "replay")
     text = outputs(die_hard)["wrong_behavior"]
-    first = evaluate(case, text, GRADES, tools=TlaTools(cache_dir=tmp_path), timeout=60, mode="paper")
+    first = evaluate(case, text, GRADES, grade_context(TlaTools(cache_dir=tmp_path), timeout=60, mode="paper"))
     again_tools = TlaTools(cache_dir=tmp_path)  # a later run (or another worker) with the same cache folder
-    again = evaluate(case, f"Sure:\n```tla\n{text}```\nDone.", GRADES, tools=again_tools, timeout=60, mode="paper")
+    again = evaluate(case, f"Sure:\n```tla\n{text}```\nDone.", GRADES, grade_context(again_tools, timeout=60, mode="paper"))
     assert verdicts(again) == verdicts(first)
     assert sum(again_tools.launches.values()) == 0
     assert all("reused" in entry["details"] for entry in again["grades"].values())
     # A different limit is a different question: graded again.
-    other = evaluate(case, text, ["parse"], tools=again_tools, timeout=59, mode="paper")
+    other = evaluate(case, text, ["parse"], grade_context(again_tools, timeout=59, mode="paper"))
     assert "reused" not in other["grades"]["parse"]["details"]
 
 
@@ -357,8 +358,7 @@ def test_a_copy_of_the_reference_has_its_reverse_check_read_off_the_forward_one(
         tools = TlaTools(cache_dir=tmp_path / way)
         for kind in ("copy", "equivalent_rewrite"):
             before = tools.launches["tlc"]
-            entry = evaluate(case, outputs(die_hard)[kind], ["behavior"], tools=tools, timeout=60,
-                             mode="paper")["grades"]["behavior"]
+            entry = evaluate(case, outputs(die_hard)[kind], ["behavior"], grade_context(tools, timeout=60, mode="paper"))["grades"]["behavior"]
             found[way, kind] = (entry, tools.launches["tlc"] - before)
     (plain, plain_runs), (fast, fast_runs) = found["off", "copy"], found["on", "copy"]
     assert plain["passed"] and fast["passed"] and plain["reason"] == fast["reason"]
@@ -377,23 +377,20 @@ def test_a_copy_of_a_reference_that_passed_its_self_check_runs_no_refinement_che
         die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the run's self-check of the task passed (same mode and limit), a copy's identity mapping is
     that self-check's: neither check runs; with another limit the forward check runs again."""
-    from pytest_alias.grading import behavior
 
     monkeypatch.setenv(shortcuts.ENV, "on")
-    monkeypatch.setattr(behavior, "_SELF_CHECKS", {})
     condition = die_hard.original()
     case = Case(die_hard, condition, 0, "replay")
     tools = TlaTools(cache_dir=tmp_path)
-    behavior.reference_passed_self_check(condition, tools, mode="paper", timeout=60)
     # A copy as models give it back: the Toolbox's modification history after the footer (which
     # SANY and TLC do not read) is still the reference.
     copy = condition.module_map[condition.main] + "\\* Modification History\n\\* Created Mon Jan 01 by someone\n"
-    entry = evaluate(case, copy, ["behavior"], tools=tools, timeout=60, mode="paper")["grades"]["behavior"]
+    entry = evaluate(case, copy, ["behavior"], grade_context(tools, timeout=60, mode="paper",
+                                                             reference_passed=("paper", 60)))["grades"]["behavior"]
     assert entry["passed"] and entry["reason"] is None and tools.launches["tlc"] == 0
     attempt = entry["details"]["attempts"][0]
     assert attempt["forward"] == attempt["reverse"] == "ok" and "self-check" in attempt["by_copy"]
-    other = evaluate(case, outputs(die_hard)["copy"], ["behavior"], tools=tools, timeout=59,
-                     mode="paper")["grades"]["behavior"]
+    other = evaluate(case, outputs(die_hard)["copy"], ["behavior"], grade_context(tools, timeout=59, mode="paper"))["grades"]["behavior"]
     assert other["passed"] and tools.launches["tlc"] == 1
 
 
@@ -403,7 +400,6 @@ def test_a_passed_self_check_stands_for_the_renamed_condition(die_hard: Any, tmp
     against itself too; where the run's self-check of the task passed, the renamed condition's
     reference is not graded against itself again (shortcuts on), with the same verdict."""
     from pytest_alias.cir.conditions import random_condition
-    from pytest_alias.grading import behavior
 
     renamed = random_condition(die_hard, 7, verify=False).condition
     case = Case(die_hard, renamed, 0, "replay")
@@ -416,10 +412,9 @@ def test_a_passed_self_check_stands_for_the_renamed_condition(die_hard: Any, tmp
     found = {}
     for way in ("off", "on"):
         monkeypatch.setenv(shortcuts.ENV, way)
-        monkeypatch.setattr(behavior, "_SELF_CHECKS", {})
         tools = TlaTools(cache_dir=tmp_path / way)
-        behavior.reference_passed_self_check(renamed, tools, mode="paper", timeout=60)
-        entry = evaluate(case, text, ["behavior"], tools=tools, timeout=60, mode="paper")["grades"]["behavior"]
+        entry = evaluate(case, text, ["behavior"], grade_context(tools, timeout=60, mode="paper",
+                                                                 reference_passed=("paper", 60)))["grades"]["behavior"]
         assert not entry["passed"] and entry["details"]["side"] == "output"
         assert "out of domain" in str(entry["details"]["attempts"])  # TLC went wrong: the question was asked
         found[way] = (entry["passed"], entry["reason"]), tools.launches["tlc"]

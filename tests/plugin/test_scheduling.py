@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pytest_alias.scheduling import longest_first_scheduler
+from pytest_alias.plugin.scheduling import longest_first_scheduler
 
 pytest_plugins = ["pytester"]
 

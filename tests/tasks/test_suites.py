@@ -86,6 +86,13 @@ def test_ids_restrict_any_suite() -> None:
         load_suite("builtin", ids=["nope"])
 
 
+def test_a_long_comma_list_of_ids_is_read_as_ids_not_as_a_file_name() -> None:
+    """Asking the file system whether 300 ids are a file raised "File name too long"."""
+    many = ",".join(["barrier", *[f"missing-{i:04d}" for i in range(300)]])
+    with pytest.raises(SuiteError, match="no task with id missing-0000"):
+        load_suite("builtin", ids=many)
+
+
 # --------------------------------------------------------------------------- task folders
 
 

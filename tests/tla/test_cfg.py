@@ -14,7 +14,7 @@ from pytest_alias.tla.cfg import (
     CheckDeadlockSection,
     ConstantEntry,
     ConstantsSection,
-    ModelValue,
+    CfgModelValue,
     NamesSection,
     SetValue,
     TupleValue,
@@ -139,7 +139,7 @@ def test_constant_values() -> None:
     got = {e.name: e.parsed for e in cfg.constants}
     assert got == {
         "N": 3, "Neg": -2, "S": 'x"y\\z\n', "B": True, "C": False,
-        "P": ModelValue("p1"), "Ps": SetValue((ModelValue("p1"), ModelValue("p2"))),
+        "P": CfgModelValue("p1"), "Ps": SetValue((CfgModelValue("p1"), CfgModelValue("p2"))),
         "E": SetValue(()), "Nest": SetValue((SetValue((1,)), SetValue((2, "a")))),
         "T": SetValue((TupleValue((1, 2)),)),
     }
@@ -159,7 +159,7 @@ def test_substitutions_and_module_qualifiers() -> None:
         ("K", "=", "3", "Inner"), ("I!J!C", "=", "5", None), ("F", "=", "{q}", None),
         ("+", "<-", "MyPlus", None), ("\\prec", "<-", "MyPrec", None)]
     assert entries[0].parsed is None
-    assert entries[4].params == (1, ModelValue("p"))
+    assert entries[4].params == (1, CfgModelValue("p"))
     assert render_cfg(cfg).splitlines()[1:5] == [
         "    Nat <- MCNat", "    Op <- [Inner] MyOp", "    K = [Inner] 3", "    I!J!C = 5"]
     assert cfg.referenced_names() == ("Nat", "MCNat", "Op", "MyOp", "K", "I", "J", "C", "F",
@@ -177,7 +177,7 @@ def test_model_values_versus_names() -> None:
 
 def test_constant_entry_normalizes_and_validates() -> None:
     e = ConstantEntry("P", "=", "{ p1 ,p2 }")
-    assert e.value == "{p1, p2}" and e.parsed == SetValue((ModelValue("p1"), ModelValue("p2")))
+    assert e.value == "{p1, p2}" and e.parsed == SetValue((CfgModelValue("p1"), CfgModelValue("p2")))
     assert e == ConstantEntry("P", "=", "{p1, p2}")
     with pytest.raises(CfgError):
         ConstantEntry("N", "=", "1..3")
@@ -195,7 +195,7 @@ def test_value_helpers() -> None:
     with pytest.raises(CfgError, match="unexpected"):
         parse_value("1 2")
     with pytest.raises(CfgError):
-        ModelValue("TRUE")
+        CfgModelValue("TRUE")
 
 
 # --- errors -------------------------------------------------------------------------
@@ -357,7 +357,7 @@ _idents = st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,5}", fullmatch=True).filter(
     lambda s: s not in ALL_KEYWORDS and s not in ("TRUE", "FALSE"))
 _values = st.recursive(
     st.booleans() | st.integers(-10**6, 10**6) | st.text(st.characters(codec="utf-8"), max_size=6)
-    | _idents.map(ModelValue),
+    | _idents.map(CfgModelValue),
     lambda inner: (st.lists(inner, max_size=3).map(lambda xs: SetValue(tuple(xs)))
                    | st.lists(inner, max_size=3).map(lambda xs: TupleValue(tuple(xs)))),
     max_leaves=6)

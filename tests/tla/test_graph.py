@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_alias.tla.graph import StateGraph, parse_dot, read_dot
-from pytest_alias.tla.values import FALSE, TRUE, ModelValue, Record, Value, ValueParseError, parse_state
+from pytest_alias.tla.values import FALSE, TRUE, ModelValue, RecordValue, Value, ValueParseError, parse_state
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -163,7 +163,7 @@ color="white";
 }"""
     graph = parse_dot(dot)
     assert graph.variables == ("s", "m")
-    assert graph.states[-5] == {"s": 'a"b\\n', "m": Record({"k": ModelValue("p1")})}
+    assert graph.states[-5] == {"s": 'a"b\\n', "m": RecordValue({"k": ModelValue("p1")})}
     assert graph.states[42]["s"] == "\n"
     assert graph.initial == {-5}
     assert graph.edges == {(-5, 42), (42, 42)}  # the edge to the cut-off node is dropped

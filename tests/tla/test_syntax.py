@@ -906,3 +906,30 @@ def test_corpus_parse_time(corpus: dict) -> None:
     per_module = (time.perf_counter() - start) / count
     # generous: a few ms per module on a laptop
     assert per_module < 0.05, per_module
+
+
+def test_a_malformed_pluscal_algorithm_in_a_comment_hides_no_definition() -> None:
+    """A real GPT-5 output (TLA+-Bench task 976): C and P syntax mixed in a commented algorithm made the
+    parser swallow every definition after the comment, although SANY, reading a comment, accepts it."""
+    source = """---- MODULE Ring ----
+EXTENDS Naturals
+(*
+--algorithm Ring
+variables x = 0;
+define {
+  Left(i) == i - 1;
+}
+begin
+a1: x := 1;
+end algorithm;
+*)
+CONSTANT N
+VARIABLE x
+Init == x = 0
+Next == x' = 1 - x
+Spec == Init /\\ [][Next]_x
+TypeOK == x \\in {0, 1}
+====
+"""
+    syntax = parse_module(source, "Ring")
+    assert {"N", "x", "Init", "Next", "Spec", "TypeOK"} <= set(syntax.defined_names)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_alias.tla.launcher import ToolFault, ToolRunError, ToolServer, broken_jar, build_server
+from pytest_alias.tla.launcher import ServerFault, ToolRunError, ToolServer, broken_jar, build_server
 from pytest_alias.tla.runner import TlaTools
 from pytest_alias.tla.toolchain import ToolchainError, find_toolchain
 from specs import COUNTER, counter
@@ -36,7 +36,7 @@ def test_a_jar_the_launcher_cannot_drive_is_a_tool_fault_not_a_parse_error(
     with pytest.raises(ToolRunError, match="SpecObj") as raised:
         tools.sany(counter("", COUNTER))
     if launcher == "server":
-        assert isinstance(raised.value, ToolFault)
+        assert isinstance(raised.value, ServerFault)
     assert not list((tmp_path / "runs").glob("*/*.json")), "a fault is never cached"
 
 
@@ -68,7 +68,7 @@ def test_a_request_the_server_cannot_run_is_a_fault_and_the_server_lives_on(tmp_
     try:
         work = tmp_path / "stage" / "work"
         work.mkdir(parents=True)
-        with pytest.raises(ToolFault, match="unknown tool"):
+        with pytest.raises(ServerFault, match="unknown tool"):
             server.run("bogus", [], work, tmp_path, 30)  # type: ignore[arg-type]
         assert server.alive
     finally:
@@ -132,7 +132,7 @@ def test_a_server_fault_falls_back_to_fresh_jvms_only_in_auto_mode(mode: str, tm
         tier = "quick"
 
         def run(self, *args: object) -> None:
-            raise ToolFault("the tool server cannot run SANY with this jar: java.lang.NoSuchMethodException")
+            raise ServerFault("the tool server cannot run SANY with this jar: java.lang.NoSuchMethodException")
 
         def close(self) -> None:
             pass
@@ -144,7 +144,7 @@ def test_a_server_fault_falls_back_to_fresh_jvms_only_in_auto_mode(mode: str, tm
         pytest.skip(f"no tool server here: {runner.note}")
     monkeypatch.setattr(runner, "_take_server", lambda tier: FaultyServer())
     if mode == "server":
-        with pytest.raises(ToolFault):
+        with pytest.raises(ServerFault):
             runner.run("sany", [], tmp_path, tmp_path, 10)
         assert fresh == [] and runner.kind == "server"
     else:

@@ -239,7 +239,7 @@ def test_what_opus_means_is_said_where_users_look() -> None:
     """``opus`` is the newest Opus, not the paper's Opus 4.8: --help and the model list say so and how to ask for 4.8."""
     from pytest_alias.models.anthropic_model import OPUS_MODEL
     from pytest_alias.models.registry import OPUS_ID, OPUS_MEANS
-    from pytest_alias.options import OPTIONS_BY_NAME
+    from pytest_alias.run.options import OPTIONS_BY_NAME
 
     assert OPUS_ID == OPUS_MODEL  # the listing's copy cannot drift from what the factory asks for
     for text in (OPUS_MEANS, OPTIONS_BY_NAME["model"].help):

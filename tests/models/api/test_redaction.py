@@ -226,7 +226,7 @@ def test_a_plain_key_an_endpoint_echoes_past_300_characters_reaches_no_record(
         long_echoing: tuple[str, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In one process: the real SDK, a direct call, the generation's record fields."""
     pytest.importorskip("openai")
-    from pytest_alias.generation import generation_fields
+    from pytest_alias.run.generation import generation_fields
     from pytest_alias.models import DecodingParams, GenerationRequest, default_registry
 
     monkeypatch.setenv("OPENAI_API_KEY", PLAIN_KEY)
@@ -275,7 +275,7 @@ def test_a_model_name_hides_the_credentials_of_its_base_url_and_the_model_keeps_
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("openai")
     from pytest_alias.errors import UsageProblem
-    from pytest_alias.options import defaults
+    from pytest_alias.run.options import defaults
     from pytest_alias.run import RunConfig, Workspace
 
     monkeypatch.setenv("OPENAI_API_KEY", PLAIN_KEY)

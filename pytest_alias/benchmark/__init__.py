@@ -1,1 +1,0 @@
-"""The benchmark test module that the plugin parametrizes (collected only with ``--alias-model``)."""

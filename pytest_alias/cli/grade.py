@@ -1,0 +1,186 @@
+"""``tla-alias grade`` and ``validate-grader``: one output's grade, and Table J.1's controls of the behavior grade."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import UnreadableInput, UsageProblem
+from ..grading.validation import available_modes
+from ..run.options import add_command_option, integer, seconds
+from ..tasks.model import Task
+from ..tla.specfiles import SpecError, SpecFiles, read_source
+from ..vocabulary import (GRADES, MAX_MUTANTS, MAX_SEED, MAX_WORKERS, MODES, Side, Stage, TLC_TIMEOUT_S, search_budget)
+from .workspace import open_workspace
+
+
+
+# --------------------------------------------------------------------------- grade / validate-grader
+
+#: How much of an output file ``grade`` reads: enough to exceed any extraction limit, never unbounded.
+MAX_OUTPUT_READ = 4 * 1024 * 1024
+
+
+def _flat_mapping(details: Mapping[str, Any]) -> dict[str, str] | None:
+    """The winning mapping of a behavior grade as one reference name → output name dict."""
+    mapping = details.get("mapping")
+    if not isinstance(mapping, dict):
+        return None
+    flat: dict[str, str] = {}
+    for key, value in mapping.items():
+        if isinstance(value, dict):
+            flat.update({str(k): str(v) for k, v in value.items()})
+        elif isinstance(value, str):
+            flat[str(key)] = value
+    return flat
+
+
+def _no_record(args: argparse.Namespace, exc: UnreadableInput) -> dict[str, Any]:
+    """The ``--json`` object when no record can be made (a reference, cfg or output that cannot be read)."""
+    return {"grade": args.grade, "mode": args.mode, "name_rule": args.name_rule,
+            "search_budget_s": search_budget(args.search_budget, args.timeout), "passed": False, "reason": str(exc),
+            "side": exc.side, "stage": exc.stage}
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    """Grade one model output against a reference module and its cfg; exit 0 when it passes.
+
+    The output is graded through the run layer as sample 0 of the reference's original condition, so
+    ``--json`` prints the record a pytest item writes (same keys, shortcuts, memo and self-check).
+    A reference, cfg or output that cannot be read prints an object saying whose it is (``side``,
+    ``stage``), then the usual one-line error and exit code 2."""
+    try:
+        task = _reference_task(args)
+        text, size = _read_output(args.output)
+    except UnreadableInput as exc:
+        if args.json:
+            print(json.dumps(_no_record(args, exc)))
+        raise
+    workspace = open_workspace(args, tasks=[task], models=("output",), grade=args.grade, grades=(args.grade,),
+                               suite=str(args.task or args.reference), conditions=("original",), samples=1,
+                               timeout=args.timeout, mode=args.mode, name_rule=args.name_rule,
+                               search_budget=args.search_budget)
+    if args.grade == "behavior" and args.mode not in available_modes():
+        raise UsageProblem(f"--mode {args.mode} is not available in this build")
+    record = workspace.grade_text(task.id, text, output_bytes=size if size > MAX_OUTPUT_READ else None)
+    entry = record["grades"][args.grade]
+    if args.json:
+        print(json.dumps(record))
+        return 0 if entry["passed"] else 1
+    print(f"{args.grade} grade: " + ("PASSED" if entry["passed"] else f"FAILED: {entry['reason']}"))
+    mapping = _flat_mapping(entry.get("details") or {}) if args.grade == "behavior" else None
+    if mapping:
+        print("mapping: " + ", ".join(f"{r} -> {g}" for r, g in mapping.items()))
+    print(f"{record['timings']['tlc_runs']} TLC run(s), {entry.get('seconds', 0.0):.2f} s")
+    return 0 if entry["passed"] else 1
+
+
+def _reference_task(args: argparse.Namespace) -> Task:
+    """The task of ``--task`` (a task folder), or of the reference module (and the modules beside it
+    that it imports) and its cfg."""
+    if args.task is not None:
+        from ..tasks.folders import load_task_folder
+
+        try:
+            return load_task_folder(args.task)
+        except (UsageProblem, SpecError, ValueError, OSError) as exc:
+            raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.STAGE) from None
+    try:
+        reference = SpecFiles.from_path(args.reference, None, default_cfg=False)
+    except SpecError as exc:
+        raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.STAGE) from None
+    cfg_path = args.cfg if args.cfg is not None else args.reference.with_suffix(".cfg")
+    cfg: str | None = None
+    if args.cfg is not None or cfg_path.is_file():
+        if not cfg_path.is_file():
+            raise UnreadableInput(f"{cfg_path}: no such cfg file", side=Side.REFERENCE, stage=Stage.CFG)
+        try:  # the cfg is not parsed here: a cfg the grade cannot read is a verdict of its own (side reference)
+            cfg = read_source(cfg_path)
+        except SpecError as exc:
+            raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.CFG) from None
+    modules = {reference.main: reference.modules[reference.main],
+               **{k: v for k, v in reference.modules.items() if k != reference.main}}
+    return Task(reference.main, "", tuple(modules.items()), cfg)
+
+
+def _read_output(path: Path) -> tuple[str, int]:
+    """The output file's text (at most :data:`MAX_OUTPUT_READ` bytes of it) and its true size."""
+    if not path.is_file():
+        raise UnreadableInput(f"{path}: no such output file", side=Side.GRADER, stage=Stage.EXTRACT)
+    try:
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            return handle.read(MAX_OUTPUT_READ).decode("utf-8", "replace"), size
+    except OSError as exc:
+        raise UnreadableInput(f"{path}: cannot read ({exc.strerror})", side=Side.GRADER, stage=Stage.EXTRACT) from None
+
+
+def _validation_progress(task: Any) -> None:
+    """One stderr line per validated task, so a long validation shows where it is."""
+    wrong = sum(1 for c in task.cases if c.control != "self" and not c.correct)
+    state = "left out" if not task.eligible else ("covered" if task.covered else "not covered")
+    print(f"{task.task_id}: {state}, {len(task.cases)} cases, {wrong} wrong, {task.seconds:.0f} s",
+          file=sys.stderr, flush=True)
+
+
+def cmd_validate_grader(args: argparse.Namespace) -> int:
+    """Table J.1 for a suite; exit 0 when no positive control of a covered task fails and no mutant passes."""
+    from ..grading.validation import ModeUnavailable, validate_grader
+    if args.workers < 1 or args.mutant_limit < 0 or (args.max_states is not None and args.max_states < 0):
+        raise UsageProblem("--workers must be at least 1, --mutant-limit and --max-states at least 0")
+    workspace = open_workspace(args, suite=args.suite, mode=args.mode, timeout=args.timeout)
+    try:
+        table = validate_grader(workspace.tasks(), tools=workspace.tools, mode=args.mode, workers=args.workers, seed=args.seed,
+                                mutant_limit=args.mutant_limit, timeout=args.timeout,
+                                mutant_timeout=args.mutant_timeout, max_states=args.max_states,
+                                progress=_validation_progress if args.progress else None)
+    except ModeUnavailable as exc:
+        raise UsageProblem(str(exc)) from None
+    if args.json:
+        print(json.dumps(table.to_dict()))
+    else:
+        print(table.to_markdown() if args.markdown else table.to_text(), end="")
+    return 0 if table.ok else 1
+
+
+def add_commands(commands: Any) -> None:
+    """Register this family's subcommands."""
+    grade = commands.add_parser("grade", help="grade one model output against a reference (parse, name or behavior)")
+    reference = grade.add_mutually_exclusive_group(required=True)
+    reference.add_argument("--reference", type=Path, default=None,
+                           help="the reference .tla module (modules it imports are read from beside it)")
+    reference.add_argument("--task", type=Path, default=None,
+                           help="a task folder (task.toml, modules, cfg, description): graded as a suite's task is, "
+                                "so the record equals the pytest item's")
+    grade.add_argument("--cfg", type=Path, default=None, help="the reference's cfg (default: MODULE.cfg beside it)")
+    grade.add_argument("--output", type=Path, required=True, help="a text file holding the model's output")
+    grade.add_argument("--grade", choices=GRADES, required=True, help="which grade")
+    grade.add_argument("--mode", choices=MODES, default="paper",
+                       help="behavior-grade mapping search (default paper)")
+    grade.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help="time limit per TLC run in seconds (default 300)")
+    add_command_option(grade, "name-rule")
+    add_command_option(grade, "search-budget")
+    grade.add_argument("--json", action="store_true", help="print one JSON object")
+    grade.set_defaults(handler=cmd_grade)
+
+    validate = commands.add_parser("validate-grader", help="Table J.1: positive and negative controls of the behavior grade")
+    validate.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
+    validate.add_argument("--mode", choices=MODES, default="paper",
+                          help="behavior-grade mapping search (default paper)")
+    validate.add_argument("--workers", type=integer(1, MAX_WORKERS), default=2, help="tasks validated in parallel (default 2)")
+    validate.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed of the renamed controls (default 0)")
+    validate.add_argument("--mutant-limit", type=integer(0, MAX_MUTANTS), default=40,
+                          help=f"mutants generated per task (default 40, at most {MAX_MUTANTS:,})")
+    validate.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help="time limit per TLC run of a grade (default 300, the paper's)")
+    validate.add_argument("--mutant-timeout", type=seconds, default=60.0,
+                          help="time limit per TLC run deciding whether a mutant is kept (default 60)")
+    validate.add_argument("--max-states", type=integer(1), default=None,
+                          help="leave out tasks whose reference has more distinct states (default: none left out)")
+    validate.add_argument("--progress", action="store_true", help="print one line per task to stderr as it ends")
+    validate.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    validate.add_argument("--json", action="store_true", help="print one JSON object with per-task details")
+    validate.set_defaults(handler=cmd_validate_grader)

@@ -1,0 +1,123 @@
+"""The controller's role (or the only process's): prepare the conditions once, self-check the
+references and generate every selected sample once, and hand both to the xdist workers."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+
+from ..errors import AliasError, usage_message
+from .state import FLAG_PREFIX, GENERATIONS_KEY, RUN_STOPPERS, alias_case_of, live_progress, uncaptured
+from .transport import PREPARED_INPUT, encode_payload, encode_prepared, send_payload
+
+
+class AliasController:
+    """The controller's (or the only process's) share of the work: prepare once, self-check and
+    generate once, and hand both to the workers."""
+
+    def __init__(self, config: pytest.Config, workspace: Any) -> None:
+        self.config = config
+        self.workspace = workspace
+        self.payload: str | None = None  # what every xdist worker receives, built once
+        self._task_of: dict[str, str] | None = None  # case id → task id, for the scheduler's costs
+
+    def _prepare(self, cases: list[Any]) -> dict:
+        """Self-check the selected tasks' references, then generate the selected samples (a dry run
+        prints what that would send and cost, and ends the session)."""
+        selected = [case for case in cases if case is not None and not case.skip_reason]
+        if self.workspace.config.dry_run:
+            self._dry_run(selected)
+        if not selected:
+            return {}
+        live = live_progress(self.config)
+        config = self.workspace.config
+        with uncaptured(self.config):
+            self.workspace.check_references(sorted({case.task.id for case in selected}), live=live)
+            try:  # before generating: the run's JSON sets it beside the usage spent; never stops the run
+                self.workspace.estimate(selected)
+            except Exception as exc:
+                print(f"alias: no cost estimate for the run's JSON: {type(exc).__name__}: {exc}", file=sys.stderr)
+            generations = self.workspace.generate(selected, live=live)
+            if config.save_outputs is not None:
+                from ..run.generation import write_replay_file
+
+                count = write_replay_file(config.save_outputs, selected, generations, config.seed)
+                print(f"alias: wrote {count} outputs to {config.save_outputs} "
+                      f"(--alias-model=replay:{config.save_outputs} grades them again)", file=sys.stderr)
+            return generations
+
+    def _dry_run(self, selected: list[Any]) -> None:
+        """Print the cost estimate of generating ``selected`` and end the session with exit code 0:
+        no model request is sent and no item runs."""
+        from ..report.cost import estimate_lines
+
+        try:
+            lines = estimate_lines(self.workspace.estimate(selected))
+        except RUN_STOPPERS as exc:
+            pytest.exit(f"alias: {usage_message(exc, FLAG_PREFIX)}", returncode=pytest.ExitCode.USAGE_ERROR)
+        terminal = self.config.pluginmanager.getplugin("terminalreporter")
+        with uncaptured(self.config):
+            for line in lines:
+                terminal.write_line(line) if terminal is not None else print(line)
+        pytest.exit("alias: dry run: no model request was sent and no item ran", returncode=pytest.ExitCode.OK)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """Prepare the conditions before any worker starts (xdist starts them after this hook)."""
+
+        try:
+            with uncaptured(self.config):
+                self.workspace.cases(live=live_progress(self.config))
+        except AliasError as exc:  # a usage problem, or a JVM that cannot start while preparing
+            raise pytest.UsageError(usage_message(exc, FLAG_PREFIX)) from None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        """Give each worker the conditions prepared at session start (xdist carries them)."""
+        node.workerinput[PREPARED_INPUT] = encode_prepared(self.workspace.prepared_conditions())
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """Without xdist: self-check and generate what survived ``-k``/``-m`` before the first test runs."""
+        if self.config.option.collectonly or GENERATIONS_KEY in self.config.stash:
+            return
+        try:
+            self.config.stash[GENERATIONS_KEY] = self._prepare([alias_case_of(item) for item in session.items])
+        except RUN_STOPPERS as exc:  # a replay for other conditions, an ro store miss, no connection…
+            raise pytest.UsageError(f"alias: {usage_message(exc, FLAG_PREFIX)}") from None
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
+        """Under ``--dist load`` (what ``-n`` uses): slow tasks' items first (a grading shortcut, see
+        :mod:`.scheduling`); None leaves xdist's own scheduler (other modes, ``ALIAS_SHORTCUTS=off``)."""
+        from ..switches import enabled
+
+        if config.getvalue("dist") != "load" or not enabled():
+            return None
+        from .scheduling import longest_first_scheduler
+
+        return longest_first_scheduler(config, log, self.item_cost)
+
+    def item_cost(self, nodeid: str) -> float:
+        """An item's estimated cost: its task's reference self-check seconds (0 when unknown)."""
+        coverage = self.workspace.coverage()
+        if coverage is None or not coverage.seconds:
+            return 0.0
+        if self._task_of is None:
+            self._task_of = {case.id: case.task.id for case in self.workspace.cases()}
+        task = self._task_of.get(nodeid.rpartition("[")[2].rstrip("]"))
+        return float(coverage.seconds.get(task, 0.0)) if task is not None else 0.0
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Under xdist: on the first worker's collection (every worker selects the same), self-check
+        and generate before the scheduler sends a test; then send each worker the payload."""
+        if self.payload is None:
+            by_id = {case.id: case for case in self.workspace.cases()}
+            chosen = [by_id.get(nodeid.rpartition("[")[2].rstrip("]")) for nodeid in ids if "[" in nodeid]
+            try:
+                generations = self._prepare(chosen)
+            except RUN_STOPPERS as exc:
+                pytest.exit(f"alias: {usage_message(exc, FLAG_PREFIX)}", returncode=pytest.ExitCode.USAGE_ERROR)
+            self.payload = encode_payload(generations, self.workspace.coverage())
+        send_payload(node, self.payload)  # a restarted worker collects again and gets it again

@@ -1,0 +1,87 @@
+"""What travels between the pytest controller and its xdist workers, carried by xdist itself.
+
+A worker needs only the installed package and its own cache: the controller sends each worker the
+run's generated texts and the references' self-checks as one command over the worker's own xdist
+channel (execnet), right after that worker reports its collection and before the scheduler sends
+it a test. Commands on one channel arrive in order, so the texts are in place before the first
+test index; workers on other machines (``--tx ssh=…``) get them the same way. Records travel back
+on the test reports (a user property). Standard library only at import: the plugin loads this
+module in every pytest run.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+#: The user property that carries a record from an item's report to the controller.
+RECORD_PROPERTY = "alias_record"
+#: The command name the controller sends; xdist's worker loop ignores names it does not know, and
+#: the receiver below takes this one before xdist sees it.
+PAYLOAD_COMMAND = "alias_payload"
+
+
+#: The ``workerinput`` key under which a worker receives the controller's prepared conditions.
+PREPARED_INPUT = "alias_prepared"
+
+
+def encode_prepared(prepared: list[tuple[Any, Any]]) -> bytes:
+    """The prepared conditions (tasks and their conditions) for a worker's ``workerinput``: pickled,
+    since tasks and conditions are plain frozen dataclasses and controller and worker run the same
+    installed package (execnet carries bytes)."""
+    import pickle
+
+    return pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def decode_prepared(data: bytes) -> list[tuple[Any, Any]]:
+    import pickle
+
+    return pickle.loads(data)  # noqa: S301 - bytes from this run's own controller
+
+
+def encode_payload(generations: dict[tuple[str, str, int, str], Any], coverage: Any) -> str:
+    """The generations and the coverage as one JSON text (execnet carries strings of any size)."""
+    return json.dumps({
+        "generations": [{"key": list(key), "generation": generation.to_dict(), "from_store": generation.from_store}
+                        for key, generation in generations.items()],
+        "coverage": coverage.to_dict() if coverage is not None else None,
+    })
+
+
+def decode_payload(text: str) -> tuple[dict[tuple[str, str, int, str], Any], Any]:
+    """``(generations, coverage)`` from :func:`encode_payload`'s text."""
+    from ..models.base import Generation
+    from ..run.coverage import Coverage
+
+    data = json.loads(text)
+    generations = {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):
+                   Generation.from_dict(e["generation"], from_store=bool(e.get("from_store")))
+                   for e in data["generations"]}
+    coverage = Coverage.from_dict(data["coverage"]) if data.get("coverage") else None
+    return generations, coverage
+
+
+def send_payload(node: Any, text: str) -> None:
+    """Send the payload to one xdist worker (a ``WorkerController``) over its channel."""
+    node.sendcommand(PAYLOAD_COMMAND, payload=text)
+
+
+def install_receiver(plugins: list[Any], receive: Callable[[str], None]) -> bool:
+    """In a worker: let the xdist worker loop hand :data:`PAYLOAD_COMMAND` to ``receive`` (and every
+    other command to xdist). Must run before the loop starts (it reads ``handle_command`` once).
+    Returns False when no xdist worker loop is found (then the worker falls back to the store)."""
+    interactor = next((p for p in plugins if type(p).__name__ == "WorkerInteractor"
+                       and callable(getattr(p, "handle_command", None))), None)
+    if interactor is None:
+        return False
+    original = interactor.handle_command
+
+    def handle_command(command: Any) -> None:
+        if isinstance(command, tuple) and len(command) == 2 and command[0] == PAYLOAD_COMMAND:
+            receive(command[1]["payload"])
+            return
+        original(command)
+
+    interactor.handle_command = handle_command
+    return True
