@@ -81,7 +81,9 @@ def _first_line(stdout: str, stderr: str) -> str:
         if text.startswith("{"):
             try:
                 data = json.loads(text.splitlines()[0])
-                return f"passed={data.get('passed')}: {data.get('reason') or data.get('status') or ''}"
+                # tla-alias grade --json prints the record a pytest item writes: its one grade's verdict
+                entry = next(iter(data["grades"].values())) if isinstance(data.get("grades"), dict) else data
+                return f"passed={entry.get('passed')}: {entry.get('reason') or data.get('status') or ''}"
             except ValueError:
                 pass
         if text:

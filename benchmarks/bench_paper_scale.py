@@ -454,8 +454,11 @@ def run_workload(workload: Workload, folder: Path, args: argparse.Namespace) -> 
         ratio["before_s_per_verdict"] = round(results["before"]["s_per_verdict"]
                                               / max(1e-9, results["on"]["s_per_verdict"]), 2)
         before_diff = differences(arms["before"]["records"], arms["on"]["records"], passed_only=True)
+        before_reasons = differences(arms["before"]["records"], arms["on"]["records"])
+    else:
+        before_reasons = []
     return {"workload": workload, "arms": arms, "results": results, "diff": diff, "ratio": ratio,
-            "before_diff": before_diff}
+            "before_diff": before_diff, "before_reasons": before_reasons}
 
 
 def print_workload(run: dict[str, Any], args: argparse.Namespace) -> None:
@@ -475,6 +478,10 @@ def print_workload(run: dict[str, Any], args: argparse.Namespace) -> None:
               f"{ratio['before_s_per_verdict']}x; same pass/fail as before: "
               f"{'yes' if not run['before_diff'] else 'NO (%d items differ)' % len(run['before_diff'])}")
         for line in run["before_diff"][:20]:
+            print("  " + line)
+        print(f"{workload.name}: same verdicts and reasons as before: "
+              f"{'yes' if not run['before_reasons'] else 'NO (%d items differ)' % len(run['before_reasons'])}")
+        for line in run["before_reasons"][:20]:
             print("  " + line)
     if "off" in results:
         print(f"{workload.name}: identical verdicts off/on: "
@@ -521,6 +528,9 @@ def main() -> int:
     parser.add_argument("--before", type=Path, default=None,
                         help="a checkout of earlier code (e.g. `git worktree add /tmp/before COMMIT`): a third arm "
                              "grades the same workload with it, for a before/after ratio in the same run")
+    parser.add_argument("--same-as-before", action="store_true",
+                        help="with --before: exit 1 unless every item's verdict and reason equal the before arm's "
+                             "(the proof a restructuring asks for)")
     args = parser.parse_args()
     if args.quick:
         args.tasks, args.samples = args.tasks or 4, 2
@@ -545,8 +555,11 @@ def main() -> int:
         args.json.write_text(json.dumps({run["workload"].name: {
             "tasks": run["workload"].chosen, "mix": run["workload"].mix, "arms": run["results"],
             "ratio": run["ratio"], "differences": run["diff"], "differences_from_before": run["before_diff"],
+            "reason_differences_from_before": run["before_reasons"],
             "items": {name: item_rows(arm["records"], run["workload"].kinds) for name, arm in run["arms"].items()}}
             for run in runs}, indent=1))
+    if args.same_as_before and any(run["before_reasons"] for run in runs):
+        return 1  # a restructuring must change no verdict and no reason
     return 1 if any(run["diff"] for run in runs) else 0
 
 

@@ -47,28 +47,27 @@ from ..errors import UsageProblem
 from ..tasks.model import Condition
 from ..tla.cfg import Cfg, CfgError, parse_cfg
 from ..tla.modsplit import significant_text
-from ..tla.runner import TlaTools, default_tools
+from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
 from ..vocabulary import MODES, TLC_TIMEOUT_S, Side, Stage, search_budget
-from . import shortcuts
 from .assume_probe import AssumptionProbe
 from .bindings import reference_bindings
 from .extended import ExtendedInputs, extended_search, fallback_reason, on_data_variables, output_graph, reference_graph
-from .extract import DEFAULT_MAX_BYTES, Extraction
+from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .graphfilter import MIN_MAPPINGS, GraphFilter
 from .guard import loaded_writer
 from .labels import label_variables
 from .mapping import NameMapping, declared, paper_mappings
-from .mapping_checks import MappingChecks, MappingOutcome
+from .mapping_checks import MappingChecks
+from .search_state import FailureReasons, MappingOutcome
 from .outnames import output_names
 from .parse_grade import sany_reason, staged_output
 from .refinement import SpecFormula, renamed_module, short_hash, spec_formula, unconstrained_variables
+from .context import GradeContext, grade_context
 from .result import Evidence, GradeResult
 from .search_rules import (ArityClashes, BrokenParts, CopyOfReference, DoomedAssumptions, GraphFiltering, GraphPass,
                            SafetyFirst, SearchRule, SelfCheckCopy, StoppedParts, UndefinedSubstitutes, record_skips)
 
-#: TLC statuses that say the behaviors differ (rather than that a mapping did not type-check).
-_VIOLATIONS = frozenset({"invariant_violation", "property_violation", "deadlock", "assumption_failure"})
 #: How many attempts a result's details keep.
 MAX_ATTEMPTS_KEPT = 10
 
@@ -95,28 +94,34 @@ def _prefix(names: set[str]) -> str:
 
 #: Statuses of a check or dump that say something went wrong rather than that behaviors differ.
 _ERRORS_NOT_VERDICTS = frozenset({"error", "config_error", "semantic_error", "parse_error", "out_of_memory", "crash"})
-#: Whether each reference passes against itself, by (reference, mode, limit, toolchain): None or why not.
-_SELF_CHECKS: dict[tuple[str, str, float, str], str | None] = {}
 
 
 def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTools | None = None, *,
                    timeout: float = TLC_TIMEOUT_S, mode: str = "paper", budget: float | None = None,
-                   extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
-    """Grade ``output_text`` (a model's raw output) by behavior against ``condition``'s reference.
+                   extraction: Extraction | None = None, max_bytes: int = DEFAULT_MAX_BYTES,
+                   reference_passed: tuple[str, float] | None = None) -> GradeResult:
+    """Grade ``output_text`` (a model's raw output) by behavior against ``condition``'s reference (see
+    :func:`behavior_grader`); ``reference_passed``: the (mode, limit) of a self-check the reference
+    passed (:attr:`.context.GradeContext.reference_passed`)."""
+    if extraction is None:
+        extraction = extract_module(output_text, max_bytes=max_bytes)
+    ctx = grade_context(tools, timeout=timeout, mode=mode, search_budget=budget, reference_passed=reference_passed)
+    return behavior_grader(extraction, condition, ctx)
 
-    ``mode`` is ``"paper"`` (the paper's search, at most 60 mappings) or ``"extended"`` (state-graph
-    matching with value encodings, see :mod:`.extended`). ``timeout`` bounds each TLC run; ``budget``
-    (default :data:`~pytest_alias.options.SEARCH_BUDGET_LIMITS` × ``timeout``) bounds the whole mapping
-    search, and a search it cuts off fails with ``details["search_budget_spent"]`` (side grader).
-    ``details`` record the mode, the budget, the spec formula used, every mapping tried (first
-    :data:`MAX_ATTEMPTS_KEPT`) with each check's TLC status, and the winning mapping; a failing
-    verdict's ``details["side"]`` says who failed:
-    ``output``, ``reference`` (it fails against itself too: not gradeable this way) or ``grader``
-    (a limit of this grader, not a verdict on the output).
+
+def behavior_grader(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
+    """The behavior grade of ``extraction`` against ``condition``'s reference.
+
+    ``ctx.mode`` is ``"paper"`` (the paper's search, at most 60 mappings) or ``"extended"`` (state-graph
+    matching with value encodings, see :mod:`.extended`). ``ctx.timeout`` bounds each TLC run;
+    ``ctx.search_budget`` (default :data:`~pytest_alias.vocabulary.SEARCH_BUDGET_LIMITS` × the limit)
+    bounds the whole mapping search, and a search it cuts off fails with ``details["search_budget_spent"]``
+    (side grader). ``details`` record the mode, the budget, the spec formula used, every mapping tried
+    (first :data:`MAX_ATTEMPTS_KEPT`) with each check's TLC status, and the winning mapping; a failing
+    verdict's ``details["side"]`` says who failed: ``output``, ``reference`` (it fails against itself
+    too: not gradeable this way) or ``grader`` (a limit of this grader, not a verdict on the output).
     """
-    tools = tools or default_tools()
-    result = _grade_behavior(output_text, condition, tools, timeout=timeout, mode=mode, budget=budget,
-                             extraction=extraction, max_bytes=max_bytes)
+    result = _grade_behavior(extraction, condition, ctx)
     if result.passed:
         return result
     details = result.details
@@ -127,7 +132,7 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
                                               "Init and Next (a constant-only model), so there are no behaviors to "
                                               "compare", details, result.seconds)
     if details.get("side", Side.OUTPUT) == Side.OUTPUT and _tlc_went_wrong(details):
-        why = reference_self_failure(condition, tools, mode=mode, timeout=timeout)
+        why = reference_self_failure(condition, ctx)
         if why is not None:
             details["side"] = Side.REFERENCE
             details["output_reason"] = result.reason
@@ -138,16 +143,6 @@ def grade_behavior(output_text: str | None, condition: Condition, tools: TlaTool
     return result
 
 
-#: TLC's words for a step of the spec it runs that leaves a variable unassigned: in a forward check
-#: that spec is G, so the error is G's whatever the mapping.
-_OWN_ERROR = "is not completely specified"
-
-
-def own_error(reason: str) -> bool:
-    """Whether a forward check's failure ``reason`` is an error of G's own next-state relation."""
-    return _OWN_ERROR in reason
-
-
 def _tlc_went_wrong(details: Evidence) -> bool:
     """Whether a TLC run of the grade ended in an error rather than a verdict on behaviors."""
     attempts = details.get("attempts") or []
@@ -155,36 +150,19 @@ def _tlc_went_wrong(details: Evidence) -> bool:
     return bool(statuses & _ERRORS_NOT_VERDICTS) or "does not finish TLC (error" in str(details.get("fallback", ""))
 
 
-def _self_check_key(condition: Condition, tools: TlaTools, mode: str, timeout: float) -> tuple[str, str, float, str]:
-    return (short_hash(*condition.module_map.values(), condition.cfg or ""), mode, timeout, tools.toolchain.identity)
+def reference_self_failure(condition: Condition, ctx: GradeContext) -> str | None:
+    """Why ``condition``'s reference fails the behavior grade against itself (None: it passes). Where the
+    run's self-check showed it passing with this mode and limit (``ctx``; the ``self_check`` shortcut)
+    it is not graded again; otherwise it is (each TLC run is cached by content)."""
+    if ctx.reference_known_to_pass(ctx.mode, ctx.timeout):
+        return None
+    own = _grade_behavior(extract_module(condition.module_map[condition.main]), condition,
+                          ctx.with_changes(search_budget=None, reference_passed=None))
+    return None if own.passed else (own.reason or "no reason given")
 
 
-def reference_self_failure(condition: Condition, tools: TlaTools, *, mode: str = "paper",
-                           timeout: float = TLC_TIMEOUT_S) -> str | None:
-    """Why ``condition``'s reference fails the behavior grade against itself (None: it passes), once
-    per reference, mode, limit and toolchain in a process (each TLC run is cached across processes)."""
-    key = _self_check_key(condition, tools, mode, timeout)
-    if key not in _SELF_CHECKS:
-        own = _grade_behavior(condition.module_map[condition.main], condition, tools, timeout=timeout, mode=mode)
-        _SELF_CHECKS[key] = None if own.passed else (own.reason or "no reason given")
-    return _SELF_CHECKS[key]
-
-
-def reference_passed_self_check(condition: Condition, tools: TlaTools, *, mode: str, timeout: float) -> None:
-    """Record that the run's self-check of ``condition``'s task (its original condition, with this
-    mode and limit) passed, so :func:`reference_self_failure` need not grade the reference again.
-
-    A renamed condition is the original under other names (verified with SANY and TLC when it was
-    prepared), so its reference passes too: the self-check the run's coverage made stands for every
-    condition of the task, as its ``not_gradeable`` verdict already does. Part of the ``self_check``
-    shortcut: with ``ALIAS_SHORTCUTS=off`` each condition's reference is graded against itself again."""
-    if shortcuts.enabled():
-        _SELF_CHECKS.setdefault(_self_check_key(condition, tools, mode, timeout), None)
-
-
-def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaTools, *, timeout: float, mode: str,
-                    budget: float | None = None, extraction: Extraction | None = None,
-                    max_bytes: int = DEFAULT_MAX_BYTES) -> GradeResult:
+def _grade_behavior(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
+    tools, timeout, mode, budget = ctx.tools, ctx.timeout, ctx.mode, ctx.search_budget
     if mode not in MODES:
         raise UnknownModeError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     started = time.perf_counter()
@@ -198,7 +176,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
     if condition.cfg is None:
         details.update({"stage": Stage.CFG, "side": Side.REFERENCE})
         return verdict(False, "task has no TLC configuration")
-    staging, failure = staged_output(output_text, condition, details, extraction=extraction, max_bytes=max_bytes)
+    staging, failure = staged_output(None, condition, details, extraction=extraction)
     if staging.spec is None:
         return verdict(False, failure)
     try:
@@ -236,7 +214,7 @@ def _grade_behavior(output_text: str | None, condition: Condition, tools: TlaToo
         details["mappings_total"] = (math.factorial(len(inputs.ref_decl.variables))
                                      * math.factorial(len(inputs.ref_decl.constants)))
         result = _search(tools, inputs, mappings, timeout, deadline, details, verdict, fairness=mode == "extended",
-                         shortcuts_on=shortcuts.enabled())
+                         ctx=ctx)
     else:
         result = verdict(False, why_none or "no mapping to try")
     if result.passed or not inputs.labels:
@@ -335,52 +313,21 @@ def _budget_spent(details: Evidence, verdict: Callable[[bool, str | None], Grade
     return verdict(False, f"{reason}; {failure}" if failure else reason)
 
 
-class FailureReasons:
-    """The reason a search in which no mapping passed gives, by rank: the first mapping whose forward
-    check passed (its reverse check failed: the forward check ran to its end, so it explains best);
-    else the first mapping's forward check stopping on G's own error (a successor state G does not
-    completely specify: G is broken under every mapping, and a later violation would only be a symptom
-    of reading G's variables as the wrong ones); else the first mapping under which TLC found a
-    violation (rather than an evaluation error that an ill-typed mapping causes); else the first failure."""
-
-    def __init__(self) -> None:
-        self.reverse: str | None = None
-        self.own: str | None = None
-        self.violation: str | None = None
-        self.first: str | None = None
-
-    def add(self, attempt: Mapping[str, Any], failure: str) -> None:
-        """Count a mapping's ``failure``; ``attempt`` holds its checks' TLC statuses."""
-        if self.first is None and attempt.get("forward") == "crash" and own_error(attempt.get("reason", "")):
-            self.own = failure
-        self.first = self.first or failure
-        if attempt.get("forward") in ("ok", "vacuous"):
-            self.reverse = self.reverse or failure
-        if any(attempt.get(direction) in _VIOLATIONS for direction in ("forward", "reverse")):
-            self.violation = self.violation or failure
-
-    def violation_or_better(self) -> bool:
-        """Whether the reason is settled at a violation or at a reason ranked above one."""
-        return (self.reverse or self.own or self.violation) is not None
-
-    def best(self) -> str | None:
-        """The search's reason so far (None: no mapping failed yet)."""
-        return self.reverse or self.own or self.violation or self.first
-
-
 def _search(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping], timeout: float, deadline: float,
             details: Evidence, verdict: Callable[[bool, str | None], GradeResult], *,
-            fairness: bool = False, shortcuts_on: bool) -> GradeResult:
+            fairness: bool = False, ctx: GradeContext) -> GradeResult:
     """The paper's search (section 3, appendix H): each mapping in order, the forward check then the
     reverse one (:class:`.mapping_checks.MappingChecks`); the first mapping where both pass wins, else
     the ranked reason of :class:`FailureReasons`. ``deadline`` ends a search past its budget.
 
-    ``shortcuts_on``: the rules of :mod:`.search_rules` may skip mappings and checks that cannot change
-    the verdict or reason (none with the shortcuts off). ``fairness`` (extended mode) has the reverse
+    With ``ctx.shortcuts`` the rules of :mod:`.search_rules` may skip mappings and checks that cannot
+    change the verdict or reason (none with the shortcuts off). ``fairness`` (extended mode) has the reverse
     check test G's fairness too; without it (the paper's procedure) a pass of an output with fairness
     says, in ``details["leniency"]``, that it went unchecked.
     """
-    rules = _search_rules(tools, inputs, mappings, timeout, deadline, fairness=fairness, shortcuts_on=shortcuts_on)
+    rules = _search_rules(tools, inputs, mappings, timeout, deadline, fairness=fairness, shortcuts_on=ctx.shortcuts,
+                          self_check_passed=ctx.reference_known_to_pass("extended" if fairness else "paper", timeout),
+                          reference_checked=ctx.reference_known_to_pass("paper"))
     checks = MappingChecks(tools, inputs, timeout, deadline, fairness, rules)
     attempts: list[dict[str, Any]] = []
     details.update({"stage": Stage.TLC, "attempts": attempts})
@@ -433,9 +380,12 @@ def _none_passed(details: Evidence, count: int, reasons: FailureReasons) -> str:
 
 
 def _search_rules(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMapping], timeout: float,
-                  deadline: float, *, fairness: bool, shortcuts_on: bool) -> list[SearchRule]:
+                  deadline: float, *, fairness: bool, shortcuts_on: bool, self_check_passed: bool = False,
+                  reference_checked: bool = False) -> list[SearchRule]:
     """The rules the search asks, in its order (see :mod:`.search_rules`); none with the shortcuts off,
-    so that the search is then exactly the paper's procedure."""
+    so that the search is then exactly the paper's procedure. ``self_check_passed``: the run's self-check
+    showed R passing with this search's mode and limit; ``reference_checked``: with the paper's mode at
+    any limit (what the identity graphs need)."""
     if not shortcuts_on:
         return []
     rules: list[SearchRule] = [StoppedParts(), ArityClashes(inputs), UndefinedSubstitutes(inputs),
@@ -447,17 +397,10 @@ def _search_rules(tools: TlaTools, inputs: ExtendedInputs, mappings: list[NameMa
         rules.append(GraphFiltering(GraphFilter(tools, inputs, timeout), mappings))
     rules.append(SafetyFirst())
     copy = _as_read(inputs.gen_spec.modules) == _as_read(inputs.condition.module_map)
-    if copy and _self_check_passed(inputs.condition, tools, fairness, timeout):
+    if copy and self_check_passed:
         rules.append(SelfCheckCopy())
-    rules.append(GraphPass(tools, inputs, timeout, deadline, fairness=fairness))
+    rules.append(GraphPass(tools, inputs, timeout, deadline, fairness=fairness, reference_checked=reference_checked))
     if copy:
         rules.append(CopyOfReference())
     return rules
 
-
-def _self_check_passed(condition: Condition, tools: TlaTools, fairness: bool, timeout: float) -> bool:
-    """Whether ``condition``'s reference passed its own grade with this search's mode and limit (the
-    run's self-check, see :func:`reference_passed_self_check`): the one place the search reads
-    :data:`_SELF_CHECKS`."""
-    key = _self_check_key(condition, tools, "extended" if fairness else "paper", timeout)
-    return key in _SELF_CHECKS and _SELF_CHECKS[key] is None

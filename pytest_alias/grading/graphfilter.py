@@ -18,7 +18,7 @@ that error (``forward_error``), not on a violation.
 
 So a mapping under which G's graph (dumped once per constant mapping, with the constant values the
 checks give G) is not inside R's graph, or R's not inside G's, fails its TLC check: the search can
-skip it when its failure could not become the search's reason (see :func:`.behavior._search`). A
+skip it when its failure could not become the search's reason (see :class:`.search_rules.GraphFiltering`). A
 filter only ever rejects, never passes a mapping: every pass is still TLC's. Where the graphs cannot
 be had (a graph that cannot be dumped within its limit; R over the graph limit), it says nothing.
 

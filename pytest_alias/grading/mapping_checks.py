@@ -23,30 +23,14 @@ from ..tla.tlc import TlcResult
 from .extended import ExtendedInputs, run_limit
 from .integrity import vacuous_behaviors
 from .mapping import NameMapping
+from .search_state import FailureReasons, MappingOutcome
 from .refinement import Check, explain_check, fairness_fallback, forward_check, reverse_check
 
 if TYPE_CHECKING:
-    from .behavior import FailureReasons
     from .search_rules import SearchRule
 
 #: The two checks of a mapping, in the order the paper runs them.
 DIRECTIONS = ("forward", "reverse")
-
-
-@dataclass
-class MappingOutcome:
-    """What one mapping's checks showed: its attempt (as the details keep it) and, where one failed,
-    which, why, and TLC's run of it."""
-
-    mapping: NameMapping
-    attempt: dict[str, Any]
-    failure: str | None = None  # "<direction> check failed under mapping …: why" (None: both passed)
-    direction: str | None = None  # the check that failed
-    result: TlcResult | None = None  # TLC's run of it
-    check: Check | None = None  # the check that run checked (R's safety part, where it fell back to it)
-    forward_states: int | None = None  # G's distinct states, as the forward check counted them
-    forward_fallback: str | None = None  # why the forward check fell back to R's safety part
-    checked_first: bool = False  # the forward check failed on R's safety part, checked first (safety-first)
 
 
 def run_check(tools: TlaTools, check: Check, timeout: float) -> tuple[TlcResult, str | None]:

@@ -4,7 +4,7 @@ The paper's search (:func:`.behavior._search`, section 3 and appendix H) tries e
 forward check then the reverse one, and passes at the first mapping where both pass; otherwise its
 reason is, by rank, the first mapping whose forward check passed, the first whose forward check
 stopped on the output's own error, the first with a violation, the first failure
-(:class:`.behavior.FailureReasons`). Each rule here saves TLC runs without changing that verdict or
+(:class:`.search_state.FailureReasons`). Each rule here saves TLC runs without changing that verdict or
 that reason:
 
 ============================= ================ ==============================================================
@@ -49,8 +49,7 @@ from .refinement import Check, explain_check, forward_check
 from .result import Evidence
 
 if TYPE_CHECKING:
-    from .behavior import FailureReasons
-    from .mapping_checks import MappingOutcome
+    from .search_state import FailureReasons, MappingOutcome
 
 #: The kind of skip of :class:`StoppedParts`: only ``details["early_stop"]["skipped"]`` counts it (each
 #: other early-stop kind also has its own ``<kind>_skipped`` count there).
@@ -339,7 +338,7 @@ COVERED = "the output is the reference: its forward check covers the reverse one
 class SelfCheckCopy(SearchRule):
     """Self-check: an output that is R itself (the same modules as SANY and TLC read them: the
     references' self-checks, verbatim copies), where R passed its own grade with this mode and limit
-    (the run's self-check, :func:`.behavior.reference_passed_self_check`): the identity mapping's
+    (the run's self-check, :attr:`.context.GradeContext.reference_passed`): the identity mapping's
     forward and reverse checks are that grade's, so neither runs again.
 
     The same spec under the same mapping gives the same checks, which passed. Made only for such an
@@ -366,8 +365,9 @@ class GraphPass(SearchRule):
     """
 
     def __init__(self, tools: TlaTools, inputs: ExtendedInputs, timeout: float, deadline: float, *,
-                 fairness: bool) -> None:
+                 fairness: bool, reference_checked: bool) -> None:
         self.tools, self.inputs, self.timeout, self.deadline, self.fairness = tools, inputs, timeout, deadline, fairness
+        self.reference_checked = reference_checked  # R passed its paper-mode self-check (the graphs need it)
         self._opened = False
         self.graphs: IdentityGraphs | None = None
 
@@ -377,7 +377,8 @@ class GraphPass(SearchRule):
             return None
         if not self._opened:
             self._opened = True
-            self.graphs = IdentityGraphs.open(self.tools, self.inputs, mapping, self.timeout, fairness=self.fairness)
+            self.graphs = IdentityGraphs.open(self.tools, self.inputs, mapping, self.timeout, fairness=self.fairness,
+                                              reference_checked=self.reference_checked)
             if self.graphs is not None:
                 self.graphs.draw(self.tools, run_limit(self.timeout, self.deadline))
         return self.graphs

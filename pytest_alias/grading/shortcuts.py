@@ -1,8 +1,10 @@
 """Grading shortcuts that give the same verdicts for less work, and the one switch that turns them off.
 
-``ALIAS_SHORTCUTS=off`` (read at each grade, so it reaches xdist workers through their environment)
-grades every output the plain way; every record says which way it was graded (``record["shortcuts"]``).
-The shortcuts, each verdict-preserving by construction:
+``ALIAS_SHORTCUTS=off`` (read once into the run's ``RunConfig``, which hands it to every grade in its
+:class:`~.context.GradeContext`; xdist workers read it from their environment) grades every output the
+plain way; every record says which way it was graded (``record["shortcuts"]``). The mapping search's
+speed-ups are named rules beside the paper's loop (:mod:`.search_rules`). The shortcuts, each
+verdict-preserving by construction:
 
 * ``cascade``: an output is extracted once for all its grades, and an output that does not stage or
   does not pass strict SANY is decided for every grade at once, with the reason each grade gives then;
@@ -31,10 +33,10 @@ The shortcuts, each verdict-preserving by construction:
 * ``self_check``: an output that is the reference itself (the same modules: the references'
   self-checks, verbatim copies) has its identity mapping's reverse check read off its forward check,
   which ran the same states and checked R's safety formula with the rest, and neither check run where
-  R passed its own grade with the same mode and limit (see ``behavior._search``);
+  R passed its own grade with the same mode and limit (``search_rules.SelfCheckCopy``);
   and a behavior grade whose TLC runs went wrong does not grade the reference against itself again
   where the run's self-check of the task passed with the same mode and limit (a renamed condition is
-  the same spec under other names: see ``behavior.reference_passed_self_check``);
+  the same spec under other names: see ``GradeContext.reference_passed``);
 * ``dedupe``: an extracted module graded before (same module texts, condition, grade, mode, limit,
   toolchain and grader code) takes the stored verdict, within a run and across runs (the run cache);
 * ``parallel_setup``: condition preparation and the references' self-checks run one thread per core

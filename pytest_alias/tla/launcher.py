@@ -433,24 +433,12 @@ def build_server(toolchain: Toolchain, cache_root: Path) -> tuple[Path | None, s
     return server_classes.build_server(toolchain.java.javac(), cache_root)
 
 
-#: JVM flags per server tier. The quick tier compiles with C1 only and skips verifying the jar's
-#: bytecode (the jar is the toolchain's own): each check runs in a fresh class loader, so the C2
-#: compiler rarely pays off before a short check ends. Measured on this project's 2-core machine, a
-#: tiny check took 0.20 s instead of 0.32 s and a 90,000-state one 1.5 s instead of 2.5 s; a 3-million-
-#: state check took 21 s instead of 11 s, which is why long checks run on the full tier.
-#:
-#: Each check's classes are new to the JVM, so the JIT compiles TLC's hot methods again for every
-#: check, on threads of its own: a tiny check burns about 0.38 CPU-seconds in 0.2 s of wall time.
-#: Under ``-n 2`` on 2 cores that CPU is what the other worker waits for. The quick tier therefore
-#: compiles a little later (thresholds × 3) and collects with the serial GC (no parallel GC threads
-#: for a heap that small checks barely use): measured with two workers checking tiny specs at once,
-#: 20.6 s instead of 25.1 s for 60 checks each; one worker alone, 16.3 s either way.
-#:
-#: Both tiers start with a metaspace high-water mark above what a server's :data:`SERVER_MAX_RUNS`
-#: checks leave behind where it cannot release them (about 3 MB of classes each: see the server's
-#: docs): otherwise the JVM runs a full collection every few checks to try to unload them (74–167 ms
-#: each, measured with GC logging), and 24 tiny checks took 2.56–2.58 s instead of 2.33–2.43 s. Where
-#: the server releases them, a full collection every 25 checks unloads them (the server's docs).
+#: JVM flags per server tier. The quick tier compiles with C1 only, a little later (thresholds × 3), and
+#: skips verifying the jar's bytecode (the toolchain's own): each check runs in a fresh class loader,
+#: so the C2 compiler rarely pays off before a short check ends, and the JIT's own threads are what the
+#: other xdist worker waits for. Long checks run on the full tier. Both tiers start with a metaspace
+#: high-water mark above what a server's :data:`SERVER_MAX_RUNS` checks leave behind, so the JVM does
+#: not collect every few checks to unload them. Measurements: benchmarks/RESULTS.md, "Tool server tiers".
 _METASPACE = "-XX:MetaspaceSize=160m"
 TIER_FLAGS: dict[str, tuple[str, ...]] = {
     "quick": ("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=3", "-XX:+UnlockDiagnosticVMOptions",

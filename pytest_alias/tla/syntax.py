@@ -1181,21 +1181,26 @@ def _empty(data: bytes, name: Optional[str], message: str) -> ModuleSyntax:
                         None, (SyntaxIssue("no_module", (0, 0), 1, 1, message),), (), data)
 
 
-def _tree_past_broken_comments(buf: bytes) -> tree_sitter.Tree:
-    """``buf``'s tree; where it has errors and comments, the tree of ``buf`` with its comments blanked
-    (offsets kept) when that one has none. tree-sitter-tlaplus parses a PlusCal algorithm inside a
-    comment, and a malformed one (C and P syntax mixed) can swallow every definition after it, which
-    SANY, reading the comment as a comment, accepts."""
+def _tree_past_broken_comments(buf: bytes) -> tuple[tree_sitter.Tree, tree_sitter.Tree | None, list[Span]]:
+    """``buf``'s tree, and where it has errors, the tree of ``buf`` with the inside of its block comments
+    blanked (offsets kept) when that one has none: ``(tree to read, the original tree, the blanked
+    spans)``; the original is None when it is the one to read. tree-sitter-tlaplus parses a PlusCal
+    algorithm inside a comment, and a malformed one (C and P syntax mixed) can swallow every definition
+    after it, which SANY, reading the comment as a comment, accepts."""
     tree = parse_tree(buf)
     if not tree.root_node.has_error or b"(*" not in buf:
-        return tree
+        return tree, None, []
     text = buf.decode("latin-1")  # one character per byte: the spans are byte offsets
-    pieces, pos = [], 0
+    pieces, pos, blanked_spans = [], 0, []
     for start, end in comment_spans(text):
-        pieces += [text[pos:start], re.sub(r"[^\n]", " ", text[start:end])]
-        pos = end
+        if text.startswith("(*", start) and text.endswith("*)", start, end) and end - start >= 4:
+            # The comment stays a comment where it was (its text is read from the source: PlusCal
+            # found by text, comments listed); only what is inside it is not parsed.
+            pieces += [text[pos:start + 2], re.sub(r"[^\n]", " ", text[start + 2:end - 2])]
+            pos = end - 2
+            blanked_spans.append((start, end))
     blanked = parse_tree(("".join(pieces) + text[pos:]).encode("latin-1"))
-    return tree if blanked.root_node.has_error else blanked
+    return (tree, None, []) if blanked.root_node.has_error else (blanked, tree, blanked_spans)
 
 
 def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> ModuleSyntax:
@@ -1211,7 +1216,7 @@ def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> M
         buf = head + data[lo:hi]
         if not region.complete:
             buf += b"\n====\n"
-    tree = _tree_past_broken_comments(buf)
+    tree, original, blanked = _tree_past_broken_comments(buf)
     root = tree.root_node
     module_node = next((c for c in root.named_children
                         if c.type == "module" and c.start_byte >= lo), None)
@@ -1224,6 +1229,9 @@ def _parse_region(data: bytes, lines: _Lines, region: Optional[ModuleSpan]) -> M
         issues.append(SyntaxIssue("missing_footer", (hi, hi), line, col,
                                   f"module {region.name} has no '====' footer"))
     issues.extend(_collect_issues(root, lines, lo, hi))
+    if original is not None:  # the errors inside the comments the tree read past (PlusCal's, tagged below)
+        issues.extend(issue for issue in _collect_issues(original.root_node, lines, lo, hi)
+                      if any(start <= issue.span[0] and issue.span[1] <= end for start, end in blanked))
 
     builder = _Builder(data, lines)
     if module_node is not None:

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 
 from pytest_alias.grading import behavior, search_rules, shortcuts
-from pytest_alias.grading.behavior import FailureReasons, grade_behavior
+from pytest_alias.grading.behavior import grade_behavior
+from pytest_alias.grading.search_state import FailureReasons
 from pytest_alias.grading.mapping import NameMapping
-from pytest_alias.grading.mapping_checks import MappingOutcome
+from pytest_alias.grading.search_state import MappingOutcome
 from pytest_alias.grading.refinement import Check
 from pytest_alias.grading.result import Evidence
 from pytest_alias.grading.search_rules import (FILTERED, STOPPED, ArityClashes, BrokenParts, CopyOfReference,
@@ -225,12 +226,14 @@ def test_graph_pass(monkeypatch: pytest.MonkeyPatch) -> None:
         def decides(self, direction: str) -> bool:
             return direction == "forward"
 
-    def open_graphs(tools: Any, inputs: Any, first: NameMapping, timeout: float, *, fairness: bool) -> Known:
+    def open_graphs(tools: Any, inputs: Any, first: NameMapping, timeout: float, *, fairness: bool,
+                    reference_checked: bool) -> Known:
+        assert reference_checked
         opened.append(first)
         return Known()
 
     monkeypatch.setattr(search_rules.IdentityGraphs, "open", open_graphs)
-    rule = GraphPass(None, None, 60.0, 1e12, fairness=False)  # type: ignore[arg-type]
+    rule = GraphPass(None, None, 60.0, 1e12, fairness=False, reference_checked=True)  # type: ignore[arg-type]
     outcome = MappingOutcome(IDENTITY, {"mapping": IDENTITY.to_dict()})
     assert rule.decides("forward", outcome, 1) and not rule.decides("reverse", outcome, 1)
     assert outcome.attempt["by_graphs"] == ["forward"] and outcome.forward_states == 7

@@ -101,12 +101,12 @@ def test_writer_modules_are_spotted_but_json_readers_are_not() -> None:
 
 
 def test_a_grader_crash_is_a_failing_verdict(tasks: dict[str, Task], tools, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pytest_alias.grading import validation
+    from pytest_alias.grading import graders
 
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(validation, "_grade", boom)
+    monkeypatch.setitem(graders.GRADERS, "name", boom)
     result = guarded_grade("---- MODULE A ----\n====\n", tasks["hour-clock"].original(), "name", tools=tools)
     assert not result.passed and "kaboom" in result.reason and result.details["stage"] == "error"
 
@@ -128,13 +128,13 @@ def test_max_states_leaves_large_references_out_with_the_reason(tasks: dict[str,
 def test_a_grader_error_mentioning_a_model_is_a_failing_verdict_not_a_mode_error(monkeypatch: pytest.MonkeyPatch,
                                                                                   tools) -> None:
     """Errors are told apart by type: a ValueError whose text says "model" is a grader fault of this output."""
-    from pytest_alias.grading import validation
+    from pytest_alias.grading import graders, validation
     from pytest_alias.tasks.model import Task
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("the model module could not be read")
 
-    monkeypatch.setattr(validation, "_grade", broken)
+    monkeypatch.setitem(graders.GRADERS, "behavior", broken)
     task = Task("t", "d", (("M", "---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"),),
                 "INIT Init\nNEXT Next\n")
     condition = task.original()

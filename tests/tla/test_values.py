@@ -15,7 +15,7 @@ from pytest_alias.tla.values import (
     Bool,
     Function,
     ModelValue,
-    Record,
+    RecordValue,
     Value,
     ValueParseError,
     format_value,
@@ -49,7 +49,7 @@ p1, p2 = ModelValue("p1"), ModelValue("p2")
         ('<<"a", 1>>', ("a", 1)),
         ("<<>>", ()),
         ("<< >>", ()),  # TLC prints the empty function like this
-        ('[a |-> 1, b |-> "x"]', Record({"a": 1, "b": "x"})),
+        ('[a |-> 1, b |-> "x"]', RecordValue({"a": 1, "b": "x"})),
         ("(p1 :> 1 @@ p2 :> 2)", Function({p1: 1, p2: 2})),
         ("(p1 :> 1)", Function({p1: 1})),
     ],
@@ -66,8 +66,8 @@ def test_strings_may_contain_syntax() -> None:
 def test_nested() -> None:
     text = '[log |-> <<[who |-> p1, what |-> {"a", "b"}]>>, f |-> (p1 :> {<<>>, <<1>>} @@ p2 :> {})]'
     value = parse_value(text)
-    assert isinstance(value, Record)
-    assert value["log"] == (Record({"who": p1, "what": frozenset({"a", "b"})}),)
+    assert isinstance(value, RecordValue)
+    assert value["log"] == (RecordValue({"who": p1, "what": frozenset({"a", "b"})}),)
     assert value["f"] == Function({p1: frozenset({(), (1,)}), p2: frozenset()})
 
 
@@ -76,7 +76,7 @@ def test_functions_are_normalized_like_tla() -> None:
     assert parse_value('(1 :> "a" @@ 2 :> "b")') == ("a", "b")
     assert parse_value('(2 :> "b" @@ 1 :> "a")') == ("a", "b")
     assert parse_value('("a" :> 1 @@ "b" :> 2)') == parse_value("[b |-> 2, a |-> 1]")
-    assert parse_value('("a b" :> 1 @@ "" :> 2)') == Record({"a b": 1, "": 2})
+    assert parse_value('("a b" :> 1 @@ "" :> 2)') == RecordValue({"a b": 1, "": 2})
     assert parse_value("(1 :> 1 @@ 3 :> 3)") == Function({1: 1, 3: 3})
     assert parse_value("(0 :> 0 @@ 1 :> 1)") == Function({0: 0, 1: 1})
     assert make_function({}) == ()
@@ -86,7 +86,7 @@ def test_functions_are_normalized_like_tla() -> None:
     with pytest.raises(ValueError):
         Function({"a": 1})  # a record
     with pytest.raises(ValueError):
-        Record({})
+        RecordValue({})
 
 
 def test_true_and_one_stay_distinct() -> None:
@@ -108,7 +108,7 @@ def test_python_bool_is_rejected() -> None:
     with pytest.raises(TypeError):
         sort_key(frozenset({True}))
     with pytest.raises(TypeError):
-        Record({"a": True})  # type: ignore[dict-item]
+        RecordValue({"a": True})  # type: ignore[dict-item]
     with pytest.raises(TypeError):
         Bool(1)  # type: ignore[arg-type]
 
@@ -125,13 +125,13 @@ ROUND_TRIP: list[Value] = [
     frozenset({1, TRUE, "1", p1}),
     (),
     (1, (2, ()), frozenset({()})),
-    Record({"a": 1, "bb": frozenset({"x", "y"})}),
-    Record({"a b": 1, "": 2, "TRUE": 3}),
-    Record({"TRUE": 1, "1a": 2, "_": 3}),
-    Record({"TRUE": TRUE, "x_1": ModelValue("a1")}),
+    RecordValue({"a": 1, "bb": frozenset({"x", "y"})}),
+    RecordValue({"a b": 1, "": 2, "TRUE": 3}),
+    RecordValue({"TRUE": 1, "1a": 2, "_": 3}),
+    RecordValue({"TRUE": TRUE, "x_1": ModelValue("a1")}),
     Function({p1: ('a"b, @@ :> ]', 1), p2: ('a"b, @@ :> ]', 1)}),
-    Function({frozenset({1}): Record({"x": -1}), 2: TRUE}),
-    frozenset({Record({"a": 1}), Record({"b": 1}), (1,), frozenset()}),
+    Function({frozenset({1}): RecordValue({"x": -1}), 2: TRUE}),
+    frozenset({RecordValue({"a": 1}), RecordValue({"b": 1}), (1,), frozenset()}),
 ]
 
 
@@ -146,7 +146,7 @@ def test_format_is_canonical_and_tlc_like() -> None:
     assert format_value(parse_value("{3, 1, 2}")) == "{1, 2, 3}"
     assert format_value(parse_value("1..3")) == "{1, 2, 3}"
     assert format_value(parse_value("[b |-> 1, a |-> TRUE]")) == "[a |-> TRUE, b |-> 1]"
-    assert format_value(Record({"a b": 1})) == '("a b" :> 1)'
+    assert format_value(RecordValue({"a b": 1})) == '("a b" :> 1)'
     assert format_value(Function({p2: 1, p1: 2})) == "(p1 :> 2 @@ p2 :> 1)"
     assert format_value(("x", -1)) == '<<"x", -1>>'
 
@@ -161,7 +161,7 @@ def test_sort_key_total_order_consistent_with_eq() -> None:
             if a == b:
                 assert hash(a) == hash(b)
     # kinds: booleans < integers < strings < model values < sequences < records < functions < sets
-    kinds: list[Value] = [FALSE, TRUE, -1, 5, "", "z", p1, (), (1,), Record({"a": 1}), Function({p1: 1}), frozenset()]
+    kinds: list[Value] = [FALSE, TRUE, -1, 5, "", "z", p1, (), (1,), RecordValue({"a": 1}), Function({p1: 1}), frozenset()]
     assert sorted(reversed(kinds), key=sort_key) == kinds
 
 
@@ -170,13 +170,13 @@ def test_rich_comparison_on_own_types() -> None:
     assert FALSE < TRUE < 0  # type: ignore[operator]
     assert "a" < p1 and 5 < p1 and p1 < (1,)  # type: ignore[operator]
     assert p1 < p2 and p2 > p1
-    assert Record({"a": 1}) < Record({"a": 2}) <= Record({"a": 2})
+    assert RecordValue({"a": 1}) < RecordValue({"a": 2}) <= RecordValue({"a": 2})
     assert sorted([p2, TRUE, p1]) == [TRUE, p1, p2]  # type: ignore[type-var]
 
 
 def test_equal_values_hash_equal_regardless_of_construction_order() -> None:
     a = parse_value("(p2 :> {2, 1} @@ p1 :> [y |-> 1, x |-> 2])")
-    b = make_function([(p1, Record([("x", 2), ("y", 1)])), (p2, frozenset({1, 2}))])
+    b = make_function([(p1, RecordValue([("x", 2), ("y", 1)])), (p2, frozenset({1, 2}))])
     assert a == b and hash(a) == hash(b)
     assert {a: "found"}[b] == "found"
 
@@ -188,7 +188,7 @@ def test_pickle_and_copy() -> None:
 
 
 def test_immutable() -> None:
-    r = Record({"a": 1})
+    r = RecordValue({"a": 1})
     with pytest.raises(AttributeError):
         r._items = ()  # type: ignore[misc]
     with pytest.raises(TypeError):
@@ -229,7 +229,7 @@ def test_parse_state_forms() -> None:
     assert parse_state("") == {}
     wrapped = '/\\ t = << [n |-> {1, 2}],\n   [n |-> {2, 3}] >>\n/\\ s = { "a",\n  "b" }'
     assert parse_state(wrapped) == {
-        "t": (Record({"n": frozenset({1, 2})}), Record({"n": frozenset({2, 3})})),
+        "t": (RecordValue({"n": frozenset({1, 2})}), RecordValue({"n": frozenset({2, 3})})),
         "s": frozenset({"a", "b"}),
     }
     cache: dict = {}
@@ -267,10 +267,10 @@ def test_counterexample_fixture_kitchen() -> None:
     assert first["flag"] == TRUE and second["flag"] == FALSE
     weird = ('a"b\\c, @@ :> ]|-> \n', -1)
     assert first["msg"] == Function({p1: weird, p2: weird})
-    assert first["odd"] == Record({"a b": (), "c": (), "": ()})
-    assert first["table"] == tuple(Record({"who": "abcdefghij", "n": frozenset({i, i + 1})}) for i in range(1, 5))
+    assert first["odd"] == RecordValue({"a b": (), "c": (), "": ()})
+    assert first["table"] == tuple(RecordValue({"who": "abcdefghij", "n": frozenset({i, i + 1})}) for i in range(1, 5))
     assert second["log"] == (
-        Record({"who": p1, "what": frozenset({"alpha", "beta", "gamma"}), "when": 2, "range": frozenset({-1, 0, 1})}),
+        RecordValue({"who": p1, "what": frozenset({"alpha", "beta", "gamma"}), "when": 2, "range": frozenset({-1, 0, 1})}),
     )
     assert second["seen"] == frozenset({2})
 
