@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import check_output_file
+from ..vocabulary import BOOTSTRAP_RESAMPLES
 from ..errors import AliasError, UsageProblem  # one error type for every command: one sentence, exit code 2
 
 
@@ -254,7 +255,7 @@ def add_exposure_commands(commands: Any) -> None:
     exposure.add_argument("--covered", type=Path, default=None,
                           help="tla-alias validate-grader --json output: the behavior rows on its covered tasks, as "
                                "in the paper (default: the covered set of a plugin run among FILES, if it has one)")
-    exposure.add_argument("--resamples", type=integer(100, MAX_RESAMPLES), default=10_000,
+    exposure.add_argument("--resamples", type=integer(100, MAX_RESAMPLES), default=BOOTSTRAP_RESAMPLES,
                           help=f"bootstrap resamples (default 10,000, at most {MAX_RESAMPLES:,})")
     exposure.add_argument("--bootstrap-seed", type=integer(0, MAX_SEED), default=0, help="bootstrap seed (default 0)")
     exposure.add_argument("--markdown", type=Path, default=None, help="also write the tables as Markdown")

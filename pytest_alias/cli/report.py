@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import read_json
+from ..vocabulary import BOOTSTRAP_RESAMPLES
 from ..errors import UsageProblem  # one error type for every command: one sentence, exit code 2
 
 
@@ -99,7 +100,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         texts = [(str(row.get("model", "replay")), str(row.get("task")), str(row.get("condition")), row["text"])
                  for row in outputs]
         run = {**(run or {}), "agreement": add_decreases(agreement(texts), records, str((run or {}).get("grade", "name")))}
-    resamples = args.resamples if args.resamples is not None else int((run or {}).get("resamples", 10_000))
+    resamples = args.resamples if args.resamples is not None else int((run or {}).get("resamples", BOOTSTRAP_RESAMPLES))
     seed = args.seed if args.seed is not None else int((run or {}).get("seed", 0))
     try:
         ids = read_ids(args.ids) if args.ids else None

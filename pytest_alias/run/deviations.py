@@ -13,16 +13,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..vocabulary import SEARCH_BUDGET_LIMITS, search_budget
+from ..vocabulary import BOOTSTRAP_RESAMPLES, SAMPLES, SEARCH_BUDGET_LIMITS, TLC_TIMEOUT_S, search_budget
 
 #: The paper's value of each run setting that can deviate from it (attribute name → value).
 PAPER_SETTINGS: dict[str, Any] = {
     "prefill": "none",
-    "samples": 5,
-    "timeout": 300.0,
+    "samples": SAMPLES,
+    "timeout": TLC_TIMEOUT_S,
     "mode": "paper",
     "name_rule": "paper",
-    "resamples": 10_000,
+    "resamples": BOOTSTRAP_RESAMPLES,
     "max_new_tokens": None,
     "rename_seeds": 1,
     "timeout_from_reference": None,
