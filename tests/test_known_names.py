@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pytest_alias.report.controls import KNOWN_NAMES_FILE, known_name_lists, known_names_in, mark_known_names
+from pytest_alias.cir.known_names import KNOWN_NAMES_FILE, known_name_lists, known_names_in, mark_known_names
 
 
 @pytest.mark.parametrize("text", ["PAXOS", "Paxos", "paXos", "a PAXOS variant", "Multi-paxos"])

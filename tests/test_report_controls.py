@@ -10,7 +10,8 @@ import pytest
 
 from pytest_alias.cli import main
 from pytest_alias.report.aggregate import aggregate
-from pytest_alias.report.controls import disagreements, known_name_comparison, mark_known_names, marked_tasks
+from pytest_alias.cir.known_names import mark_known_names
+from pytest_alias.report.controls import disagreements, known_name_comparison, marked_tasks
 from pytest_alias.grading.validation import covered_tasks
 from pytest_alias.report.paper import build_paper_report
 

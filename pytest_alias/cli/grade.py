@@ -10,9 +10,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import UnreadableInput, UsageProblem
-from ..grading.validation import available_modes
 from ..run.options import add_command_option, integer, seconds
-from ..tasks.model import Task
 from ..tla.specfiles import SpecError, SpecFiles, read_source
 from ..vocabulary import (GRADES, MAX_MUTANTS, MAX_SEED, MAX_WORKERS, MODES, Side, Stage, TLC_TIMEOUT_S, search_budget)
 from .workspace import open_workspace
@@ -64,6 +62,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
                                suite=str(args.task or args.reference), conditions=("original",), samples=1,
                                timeout=args.timeout, mode=args.mode, name_rule=args.name_rule,
                                search_budget=args.search_budget)
+    from ..grading.validation import available_modes  # on first use: ``tla-alias --help`` loads no grading code
+
     if args.grade == "behavior" and args.mode not in available_modes():
         raise UsageProblem(f"--mode {args.mode} is not available in this build")
     record = workspace.grade_text(task.id, text, output_bytes=size if size > MAX_OUTPUT_READ else None)
@@ -79,7 +79,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return 0 if entry["passed"] else 1
 
 
-def _reference_task(args: argparse.Namespace) -> Task:
+def _reference_task(args: argparse.Namespace) -> Any:
     """The task of ``--task`` (a task folder), or of the reference module (and the modules beside it
     that it imports) and its cfg."""
     if args.task is not None:
@@ -102,6 +102,8 @@ def _reference_task(args: argparse.Namespace) -> Task:
             cfg = read_source(cfg_path)
         except SpecError as exc:
             raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.CFG) from None
+    from ..tasks.model import Task
+
     modules = {reference.main: reference.modules[reference.main],
                **{k: v for k, v in reference.modules.items() if k != reference.main}}
     return Task(reference.main, "", tuple(modules.items()), cfg)

@@ -22,7 +22,8 @@ from .continuation import continuation_analysis
 from .figures import Figure, figure_html, figure_markdown, render_pngs, run_figures, write_png
 from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .positions import first_sample_rate, position_decreases
-from .controls import LISTS, disagreements, known_name_comparison
+from ..cir.known_names import LISTS
+from .controls import disagreements, known_name_comparison
 from .seeds import SEED_CAPTION, seed_rows, seed_table
 from .tables import decrease_rows, p_value, rate_rows
 from ..grading.validation import covered_tasks

@@ -19,6 +19,7 @@ from ..vocabulary import search_budget as search_budget_for
 from ..tla.streams import budgets
 
 from ..records import GradeEntry, Record
+from ..cir.known_names import mark_known_names
 from ..tla.cfg import CfgError
 from ..vocabulary import Side, Stage
 
@@ -54,13 +55,6 @@ def _similarity(output: str, reference: str) -> dict[str, float] | None:
     except Exception:  # similarity is descriptive: a tokenizer hiccup must not fail a grade
         return None
     return {"bleu4": round(result.bleu4, 3), "rouge_l": round(result.rouge_l, 3)}
-
-
-def mark_known_names(description: str) -> dict[str, list[str]]:
-    """Appendix M's marks (imported late: the report package is not needed to grade)."""
-    from ..report.controls import mark_known_names as mark
-
-    return mark(description)
 
 
 def not_gradeable_result(reason: str) -> GradeEntry:
