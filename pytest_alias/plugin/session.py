@@ -57,7 +57,7 @@ class AliasSession:
         if report.when == "call":
             for name, value in report.user_properties:
                 if name == RECORD_PROPERTY:
-                    record = json.loads(cast(str, value))  # plugin.py stores the record as JSON text
+                    record = json.loads(cast(str, value))  # the test module stores the record as JSON text (plugin.state.record_item)
                     self.records[record["id"]] = record  # keyed by case id, never by nodeid
                     recorded = True
         if recorded:
