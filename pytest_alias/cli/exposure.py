@@ -177,13 +177,14 @@ def cmd_exposure(args: argparse.Namespace) -> int:
 
 def add_exposure_commands(commands: Any) -> None:
     """Register the four exposure subcommands on ``commands`` (an argparse subparsers object)."""
-    from ..exposure.data import ARMS
-    from ..exposure.likelihood import DEFAULT_BATCH_SIZE
-    from ..models.membership import DEFAULT_MIN_K
-    from ..exposure.finetune import DTYPES, LORA_LAYERS
-    from ..run.options import integer, positive_number
-    from ..vocabulary import MAX_RESAMPLES, MAX_SEED
-    from ..exposure.split import DEFAULT_SPLIT_SEED, HALVES
+    for add in (_add_split, _add_finetune, _add_likelihood, _add_exposure):
+        add(commands)
+
+
+def _add_split(commands: Any) -> None:
+    from ..exposure.split import DEFAULT_SPLIT_SEED
+    from ..run.options import integer
+    from ..vocabulary import MAX_SEED
 
     split = commands.add_parser("split", help="exposure experiment: split a suite's tasks into halves A and B")
     split.add_argument("suite", help="the test suite: builtin, a folder of tasks, examples:PATH or tlabench:PATH")
@@ -196,6 +197,13 @@ def add_exposure_commands(commands: Any) -> None:
                             "use its halves instead of drawing them with --seed")
     split.add_argument("--out", type=Path, required=True, help="the split file to write (JSON)")
     split.set_defaults(handler=cmd_split)
+
+
+def _add_finetune(commands: Any) -> None:
+    from ..exposure.data import ARMS
+    from ..exposure.finetune import DTYPES, LORA_LAYERS
+    from ..exposure.split import HALVES
+    from ..run.options import integer, positive_number
 
     tune = commands.add_parser("finetune", help="exposure experiment: LoRA-fine-tune a local model on one half")
     tune.add_argument("--base", required=True, help="the base model: smollm2 or hf:PATH")
@@ -227,6 +235,13 @@ def add_exposure_commands(commands: Any) -> None:
     tune.add_argument("--quiet", action="store_true", help="plain progress lines instead of a live bar")
     tune.set_defaults(handler=cmd_finetune)
 
+
+def _add_likelihood(commands: Any) -> None:
+    from ..exposure.likelihood import DEFAULT_BATCH_SIZE
+    from ..models.membership import DEFAULT_MIN_K
+    from ..run.options import integer
+    from ..vocabulary import MAX_SEED
+
     score = commands.add_parser("likelihood", help="exposure experiment: mean token log-likelihood of each reference")
     score.add_argument("--model", required=True, help="a local model: smollm2[?lora=DIR] or hf:PATH[?lora=DIR]")
     score.add_argument("--suite", default="builtin", help="the suite (default builtin)")
@@ -242,6 +257,12 @@ def add_exposure_commands(commands: Any) -> None:
     score.add_argument("--out", type=Path, required=True, help="the JSON-lines file to write")
     score.add_argument("--quiet", action="store_true", help="plain progress lines instead of a live bar")
     score.set_defaults(handler=cmd_likelihood)
+
+
+def _add_exposure(commands: Any) -> None:
+    from ..exposure.data import ARMS
+    from ..run.options import integer
+    from ..vocabulary import MAX_RESAMPLES, MAX_SEED
 
     exposure = commands.add_parser("exposure", help="exposure experiment: Table 2, F.1, O.1 and appendix N")
     exposure.add_argument("files", nargs="+", type=Path,
