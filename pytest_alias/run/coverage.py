@@ -80,14 +80,10 @@ def _own_words(reason: str) -> str:
     return found.group(1) if found else reason.removeprefix("the reference cannot be graded this way: ")
 
 
-def self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, cache: Any) -> str | None:
-    """Why ``condition``'s reference fails the behavior grade against itself (None: it passes), cached."""
-    return timed_self_check(condition, tools=tools, mode=mode, timeout=timeout, cache=cache)[0]
-
-
 def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: float,
                      cache: Any, shortcuts: bool = True) -> tuple[str | None, float]:
-    """:func:`self_check`'s reason and the seconds the check took when it ran (kept with it in the cache)."""
+    """Why ``condition``'s reference fails the behavior grade against itself (None: it passes) and the
+    seconds the check took when it ran, both kept in ``cache``."""
     from ..grading.validation import guarded_grade
     from ..tla.cache import content_key
 
