@@ -302,9 +302,9 @@ def figures(arm: dict[str, Any], kinds: dict[tuple[str, str, str, int], str]) ->
                                                                for attempt in details.get("attempts") or ())
     per_kind: Counter[str] = Counter()
     for r in records:
-        per_kind[_kind(kinds, r)] += r["timings"]["grading_s"]
+        per_kind[_kind(kinds, r)] += item_seconds(r)
     minutes = arm["wall_s"] / 60
-    slowest = sorted(records, key=lambda r: -r["timings"]["grading_s"])[:10]
+    slowest = sorted(records, key=lambda r: -item_seconds(r))[:10]
     grade_seconds = sum(per_grade.values())
     return {
         "wall_s": round(arm["wall_s"], 1), "outputs": len(records), "verdicts": len(verdicts),
@@ -318,25 +318,56 @@ def figures(arm: dict[str, Any], kinds: dict[tuple[str, str, str, int], str]) ->
                      if k in ("sany", "tlc", "jvm_starts", "quick_retries", "quick_retry_s")},
         "cache_hits": dict(hits),
         "peak_rss_mb_largest_process_so_far": round(arm["peak_rss_mb"]),
-        "slowest": [(r["id"], r["timings"]["grading_s"]) for r in slowest],
+        "slowest": [(r["id"], round(item_seconds(r), 2), why_slow(r)) for r in slowest],
     }
 
 
 def _stages(records: list[dict[str, Any]], counted: dict[str, Any]) -> dict[str, float]:
-    """Seconds by stage: set-up before the first verdict (conditions, reference self-checks), SANY and
-    TLC runs launched while grading, JVM start-ups of the tool servers, and the rest (Python, cache)."""
-    sany = sum(r["timings"].get("sany_s", 0.0) for r in records)
-    tlc = sum(r["timings"].get("tlc_s", 0.0) for r in records)
-    grading = sum(r["timings"]["grading_s"] for r in records)
-    return {"setup_before_first_verdict": counted.get("setup_s", 0.0), "sany": round(sany, 1), "tlc": round(tlc, 1),
-            "jvm_start": counted.get("jvm_start_s", 0.0), "python_and_cache": round(grading - sany - tlc, 1)}
+    """Seconds by stage, summed over items: set-up before the first verdict (conditions, generation),
+    the references' self-checks the items made and the time they waited for another worker's, each
+    grade (the behavior grade's is its mapping search), SANY and TLC runs launched while grading, JVM
+    start-ups of the tool servers, and the rest (Python, cache)."""
+    def total(key: str) -> float:
+        return round(sum(r["timings"].get(key, 0.0) for r in records), 1)
+
+    per_grade: Counter[str] = Counter()
+    for r in records:
+        for grade, entry in r["grades"].items():
+            per_grade[grade] += entry.get("seconds", 0.0)
+    grading, sany, tlc = total("grading_s"), total("sany_s"), total("tlc_s")
+    return {"setup_before_first_verdict": counted.get("setup_s", 0.0), "self_check": total("self_check_s"),
+            "self_check_wait": total("self_check_wait_s"),
+            **{f"grade_{grade}": round(seconds, 1) for grade, seconds in sorted(per_grade.items())},
+            "sany": sany, "tlc": tlc, "jvm_start": counted.get("jvm_start_s", 0.0),
+            "python_and_cache": round(grading - sany - tlc, 1)}
+
+
+def item_seconds(record: dict[str, Any]) -> float:
+    """All of an item's time: its self-check share, its grades, and its wait for another worker's self-check."""
+    timings = record["timings"]
+    return timings["grading_s"] + timings.get("self_check_s", 0.0) + timings.get("self_check_wait_s", 0.0)
+
+
+def why_slow(record: dict[str, Any]) -> str:
+    """Where a slow item's time went: the self-check it made, and its costliest grade with its verdict."""
+    timings = record["timings"]
+    parts = []
+    if timings.get("self_check_s", 0.0) >= 1.0:
+        parts.append(f"self-check {timings['self_check_s']:.0f} s")
+    if timings.get("self_check_wait_s", 0.0) >= 1.0:
+        parts.append(f"waited {timings['self_check_wait_s']:.0f} s")
+    grade, entry = max(record["grades"].items(), key=lambda pair: pair[1].get("seconds", 0.0))
+    verdict = "pass" if entry.get("passed") else (entry.get("reason") or "fail")[:90]
+    parts.append(f"{grade} {entry.get('seconds', 0.0):.0f} s ({verdict})")
+    return "; ".join(parts)
 
 
 def item_rows(records: list[dict[str, Any]], kinds: dict[tuple[str, str, str, int], str]) -> list[dict[str, Any]]:
     """One row per item for ``--json`` (where a run's time went, item by item): its kind, grading, SANY
     and TLC seconds, and each grade's pass/fail and seconds."""
     return [{"id": _item_key(r), "kind": _kind(kinds, r),
-             **{key: round(r["timings"].get(key, 0.0), 2) for key in ("grading_s", "sany_s", "tlc_s")},
+             **{key: round(r["timings"].get(key, 0.0), 2)
+                for key in ("grading_s", "self_check_s", "self_check_wait_s", "sany_s", "tlc_s")},
              "grades": {g: [e.get("passed"), round(e.get("seconds", 0.0), 2)] for g, e in r["grades"].items()}}
             for r in records]
 
@@ -469,8 +500,8 @@ def print_workload(run: dict[str, Any], args: argparse.Namespace) -> None:
             if key != "slowest":
                 print(f"{key:18} {value}")
         print("slowest items:")
-        for item, seconds in data["slowest"]:
-            print(f"  {seconds:8.2f} s  {item}")
+        for item, seconds, why in data["slowest"]:
+            print(f"  {seconds:8.2f} s  {item}: {why}")
     if "wall" in ratio:
         print(f"\n{workload.name}: ratio off/on: wall {ratio['wall']}x, seconds per verdict {ratio['s_per_verdict']}x")
     if args.before:

@@ -34,7 +34,7 @@ import pytest
 from ..errors import AliasError, usage_message
 from ..run.options import OPTIONS, OptionError, resolve
 from .state import FLAG_PREFIX, GENERATIONS_KEY, SESSION_KEY, WORKSPACE_KEY, alias_case_of, record_item
-from .transport import PREPARED_INPUT, decode_prepared
+from .transport import PREPARED_INPUT, RUN_INPUT, decode_prepared
 
 __all__ = ["alias_case_of", "record_item"]  # for the benchmark module and plugins that extend ALIAS
 
@@ -84,10 +84,11 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = [str(BENCHMARK_MODULE)]
     elif str(BENCHMARK_MODULE) not in config.args:
         config.args.append(str(BENCHMARK_MODULE))
-    if worker:  # receives the conditions at start-up, the texts and self-checks over xdist's channel
+    if worker:  # receives the conditions at start-up, the texts over xdist's channel
         prepared = config.workerinput.get(PREPARED_INPUT)  # type: ignore[attr-defined]
         if prepared is not None:
             workspace.adopt_prepared(decode_prepared(prepared))
+        workspace.run_uid = config.workerinput.get(RUN_INPUT, workspace.run_uid)  # type: ignore[attr-defined]
         config.pluginmanager.register(AliasWorker(config, workspace), "alias-worker")
     else:  # the controller (or the only process) prepares, generates and aggregates
         session = AliasSession(workspace)

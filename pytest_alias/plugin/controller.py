@@ -1,5 +1,6 @@
-"""The controller's role (or the only process's): prepare the conditions once, self-check the
-references and generate every selected sample once, and hand both to the xdist workers."""
+"""The controller's role (or the only process's): prepare the conditions once, generate every
+selected sample once and hand the texts to the xdist workers, send the costliest items first, and
+gather the references' self-checks the items made (each task's first item makes its task's)."""
 
 from __future__ import annotations
 
@@ -10,23 +11,27 @@ import pytest
 
 from ..errors import AliasError, usage_message
 from .state import FLAG_PREFIX, GENERATIONS_KEY, RUN_STOPPERS, alias_case_of, live_progress, uncaptured
-from .transport import PREPARED_INPUT, encode_payload, encode_prepared, send_payload
+from .transport import (COVERAGE_OUTPUT, PREPARED_INPUT, RUN_INPUT, decode_coverage, encode_payload,
+                        encode_prepared, send_payload)
 
 
 class AliasController:
-    """The controller's (or the only process's) share of the work: prepare once, self-check and
-    generate once, and hand both to the workers."""
+    """The controller's (or the only process's) share of the work: prepare once, generate once, hand
+    the texts to the workers, and gather their self-checks."""
 
     def __init__(self, config: pytest.Config, workspace: Any) -> None:
         self.config = config
         self.workspace = workspace
         self.payload: str | None = None  # what every xdist worker receives, built once
-        self._task_of: dict[str, str] | None = None  # case id → task id, for the scheduler's costs
+        self._costs: dict[str, float] = {}  # case id → the item's expected seconds, for the scheduler
+        self._selected_tasks: list[str] = []  # the tasks whose self-checks the run's JSON reports
 
     def _prepare(self, cases: list[Any]) -> dict:
-        """Self-check the selected tasks' references, then generate the selected samples (a dry run
-        prints what that would send and cost, and ends the session)."""
+        """Generate the selected samples (a dry run prints what that would send and cost, and ends the
+        session) and estimate each item's cost. No self-check runs here: each task's first item makes
+        it, so grading starts at once."""
         selected = [case for case in cases if case is not None and not case.skip_reason]
+        self._selected_tasks = sorted({case.task.id for case in selected})
         if self.workspace.config.dry_run:
             self._dry_run(selected)
         if not selected:
@@ -34,7 +39,6 @@ class AliasController:
         live = live_progress(self.config)
         config = self.workspace.config
         with uncaptured(self.config):
-            self.workspace.check_references(sorted({case.task.id for case in selected}), live=live)
             try:  # before generating: the run's JSON sets it beside the usage spent; never stops the run
                 self.workspace.estimate(selected)
             except Exception as exc:
@@ -46,6 +50,10 @@ class AliasController:
                 count = write_replay_file(config.save_outputs, selected, generations, config.seed)
                 print(f"alias: wrote {count} outputs to {config.save_outputs} "
                       f"(--alias-model=replay:{config.save_outputs} grades them again)", file=sys.stderr)
+            try:  # only the order of work depends on it: a failure sends items in collection order
+                self._costs = self.workspace.expected_costs(selected, generations)
+            except Exception as exc:
+                print(f"alias: no cost estimate for the scheduler: {type(exc).__name__}: {exc}", file=sys.stderr)
             return generations
 
     def _dry_run(self, selected: list[Any]) -> None:
@@ -74,11 +82,33 @@ class AliasController:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
-        """Give each worker the conditions prepared at session start (xdist carries them)."""
+        """Give each worker the conditions prepared at session start and the run's identity (xdist carries them)."""
         node.workerinput[PREPARED_INPUT] = encode_prepared(self.workspace.prepared_conditions())
+        node.workerinput[RUN_INPUT] = self.workspace.run_uid
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """Take the self-checks a finished worker made (a crashed worker's are made again at the end)."""
+        text = getattr(node, "workeroutput", {}).get(COVERAGE_OUTPUT)
+        if text:
+            self.workspace.merge_coverage(decode_coverage(text))
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """Before the summary: self-check the selected tasks no item checked (a worker that crashed, a
+        run that grades no behavior but restricts its rates to covered tasks). Not after an interrupt."""
+        if not self._selected_tasks or session.shouldstop or session.shouldfail:
+            return
+        if session.exitstatus == pytest.ExitCode.INTERRUPTED:
+            return
+        try:
+            with uncaptured(self.config):
+                self.workspace.check_references(self._selected_tasks, live=live_progress(self.config))
+        except AliasError as exc:
+            print(f"alias: self-checks not completed: {usage_message(exc, FLAG_PREFIX)}", file=sys.stderr)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Without xdist: self-check and generate what survived ``-k``/``-m`` before the first test runs."""
+        """Without xdist: generate what survived ``-k``/``-m`` before the first test runs."""
         if self.config.option.collectonly or GENERATIONS_KEY in self.config.stash:
             return
         try:
@@ -99,19 +129,13 @@ class AliasController:
         return longest_first_scheduler(config, log, self.item_cost)
 
     def item_cost(self, nodeid: str) -> float:
-        """An item's estimated cost: its task's reference self-check seconds (0 when unknown)."""
-        coverage = self.workspace.coverage()
-        if coverage is None or not coverage.seconds:
-            return 0.0
-        if self._task_of is None:
-            self._task_of = {case.id: case.task.id for case in self.workspace.cases()}
-        task = self._task_of.get(nodeid.rpartition("[")[2].rstrip("]"))
-        return float(coverage.seconds.get(task, 0.0)) if task is not None else 0.0
+        """An item's expected seconds (:meth:`~pytest_alias.run.Workspace.expected_costs`; 0 when unknown)."""
+        return self._costs.get(nodeid.rpartition("[")[2].rstrip("]"), 0.0)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        """Under xdist: on the first worker's collection (every worker selects the same), self-check
-        and generate before the scheduler sends a test; then send each worker the payload."""
+        """Under xdist: on the first worker's collection (every worker selects the same), generate
+        before the scheduler sends a test; then send each worker the payload."""
         if self.payload is None:
             by_id = {case.id: case for case in self.workspace.cases()}
             chosen = [by_id.get(nodeid.rpartition("[")[2].rstrip("]")) for nodeid in ids if "[" in nodeid]
@@ -119,5 +143,5 @@ class AliasController:
                 generations = self._prepare(chosen)
             except RUN_STOPPERS as exc:
                 pytest.exit(f"alias: {usage_message(exc, FLAG_PREFIX)}", returncode=pytest.ExitCode.USAGE_ERROR)
-            self.payload = encode_payload(generations, self.workspace.coverage())
+            self.payload = encode_payload(generations)
         send_payload(node, self.payload)  # a restarted worker collects again and gets it again

@@ -1,9 +1,11 @@
 """Longest-first scheduling under pytest-xdist (``-n``): items of slow tasks go out first.
 
-xdist's ``load`` distribution hands items out in collection order, so a run of the paper's shape can
-end with one worker grading a slow task's last outputs while the others idle. Here the pending items
-are kept ordered by an estimated cost (the task's reference self-check time, which the controller
-knows before the first item is sent), most expensive first; ties keep collection order. Only the
+xdist's ``load`` distribution hands items out in collection order, in chunks of a quarter of each
+worker's share, so a run of the paper's shape can end with one worker grading a slow task's last
+outputs while the others idle. Here the pending items are kept ordered by their expected cost
+(:mod:`pytest_alias.run.costs`, known before the first item is sent), most expensive first (ties keep
+collection order), and handed out a few at a time (``--maxschedchunk`` 1 unless given: xdist then
+keeps two items per worker), so no worker holds a queue of long poles while another idles. Only the
 order of work changes, never what an item does. Imported only when xdist builds its scheduler.
 """
 
@@ -27,4 +29,7 @@ def longest_first_scheduler(config: Any, log: Any, cost: Callable[[str], float])
                 self.pending.sort(key=lambda index: -cost(collection[index]))  # stable: ties keep their order
             super()._send_tests(node, num)
 
-    return LongestFirst(config, log)
+    scheduler = LongestFirst(config, log)
+    if getattr(scheduler, "maxschedchunk", 0) is None:  # not given: small chunks keep the order global
+        scheduler.maxschedchunk = 1
+    return scheduler

@@ -1,11 +1,12 @@
 """What travels between the pytest controller and its xdist workers, carried by xdist itself.
 
 A worker needs only the installed package and its own cache: the controller sends each worker the
-run's generated texts and the references' self-checks as one command over the worker's own xdist
-channel (execnet), right after that worker reports its collection and before the scheduler sends
-it a test. Commands on one channel arrive in order, so the texts are in place before the first
-test index; workers on other machines (``--tx ssh=…``) get them the same way. Records travel back
-on the test reports (a user property). Standard library only at import: the plugin loads this
+run's generated texts as one command over the worker's own xdist channel (execnet), right after
+that worker reports its collection and before the scheduler sends it a test. Commands on one
+channel arrive in order, so the texts are in place before the first test index; workers on other
+machines (``--tx ssh=…``) get them the same way. Records travel back on the test reports (a user
+property); the references' self-checks a worker made travel back in its ``workeroutput`` when it
+finishes. Standard library only at import: the plugin loads this
 module in every pytest run.
 """
 
@@ -23,6 +24,11 @@ PAYLOAD_COMMAND = "alias_payload"
 
 #: The ``workerinput`` key under which a worker receives the controller's prepared conditions.
 PREPARED_INPUT = "alias_prepared"
+#: The ``workerinput`` key of the run's identity (a self-check failure the machine may have caused is
+#: shared between the run's processes under it).
+RUN_INPUT = "alias_run"
+#: The ``workeroutput`` key under which a worker returns the references' self-checks it made.
+COVERAGE_OUTPUT = "alias_coverage"
 
 
 def encode_prepared(prepared: list[tuple[Any, Any]]) -> bytes:
@@ -40,26 +46,34 @@ def decode_prepared(data: bytes) -> list[tuple[Any, Any]]:
     return pickle.loads(data)  # noqa: S301 - bytes from this run's own controller
 
 
-def encode_payload(generations: dict[tuple[str, str, int, str], Any], coverage: Any) -> str:
-    """The generations and the coverage as one JSON text (execnet carries strings of any size)."""
+def encode_payload(generations: dict[tuple[str, str, int, str], Any]) -> str:
+    """The generations as one JSON text (execnet carries strings of any size)."""
     return json.dumps({
         "generations": [{"key": list(key), "generation": generation.to_dict(), "from_store": generation.from_store}
                         for key, generation in generations.items()],
-        "coverage": coverage.to_dict() if coverage is not None else None,
     })
 
 
-def decode_payload(text: str) -> tuple[dict[tuple[str, str, int, str], Any], Any]:
-    """``(generations, coverage)`` from :func:`encode_payload`'s text."""
+def decode_payload(text: str) -> dict[tuple[str, str, int, str], Any]:
+    """The generations from :func:`encode_payload`'s text."""
     from ..models.base import Generation
-    from ..run.coverage import Coverage
 
     data = json.loads(text)
-    generations = {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):
-                   Generation.from_dict(e["generation"], from_store=bool(e.get("from_store")))
-                   for e in data["generations"]}
-    coverage = Coverage.from_dict(data["coverage"]) if data.get("coverage") else None
-    return generations, coverage
+    return {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):
+            Generation.from_dict(e["generation"], from_store=bool(e.get("from_store")))
+            for e in data["generations"]}
+
+
+def encode_coverage(coverage: Any) -> str:
+    """A worker's self-checks (with the seconds each took) as JSON text for its ``workeroutput``."""
+    return json.dumps({**coverage.to_dict(), "seconds": dict(coverage.seconds)})
+
+
+def decode_coverage(text: str) -> Any:
+    """The :class:`~pytest_alias.run.coverage.Coverage` of :func:`encode_coverage`'s text."""
+    from ..run.coverage import Coverage
+
+    return Coverage.from_dict(json.loads(text))
 
 
 def send_payload(node: Any, text: str) -> None:

@@ -1,13 +1,14 @@
 """Which tasks the behavior grade can judge, and which it covers (appendix J), once per run.
 
-Before any item runs, the controller grades each task's reference against itself by behavior (the
-positive control of appendix J). A task whose reference fails is *not gradeable* by that grade: its
-items skip the grade with the reason instead of failing, and its samples count in no rate. The
-*covered* tasks are appendix J's: eligible (a cfg, no random values, not a fixture of the TLA+
-tools) and passing the self-check — the same set ``validate-grader`` reports. Each self-check is
-cached by content (the reference's modules and cfg, mode, limit, toolchain), so workers and later
-runs read it instead of running TLC again; a failure that may pass elsewhere (a time limit, a JVM
-fault) is not cached.
+Each task's reference is graded against itself by behavior (the positive control of appendix J)
+before its first output is graded: by the first item of the task that runs, never by a barrier
+before all items. A task whose reference fails is *not gradeable* by that grade: its items skip the
+grade with the reason instead of failing, and its samples count in no rate. The *covered* tasks are
+appendix J's: eligible (a cfg, no random values, not a fixture of the TLA+ tools) and passing the
+self-check — the same set ``validate-grader`` reports. Each self-check is cached by content (the
+reference's modules and cfg, mode, limit, toolchain) under a lock, so one process of a run computes
+it and the others (xdist workers, later samples, later runs) read it; a failure that may pass
+elsewhere (a time limit, a JVM fault) is kept for the run that saw it only.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from ..tasks.model import Condition, Task
 #: How a run's covered set was obtained (the run's JSON says which).
 SELF_CHECK = "self-check"
 FROM_FILE = "validate-grader file"
+#: The run-cache folder of the self-checks.
+SELF_CHECK_FOLDER = "self-checks"
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,8 @@ class Coverage:
                    timeout=float(data.get("timeout_s", 0.0)), covered=frozenset(map(str, data.get("covered", ()))),
                    not_gradeable={str(k): str(v) for k, v in (data.get("not_gradeable") or {}).items()},
                    ineligible={str(k): str(v) for k, v in (data.get("ineligible") or {}).items()},
-                   file=data.get("file"), checked=frozenset(map(str, data.get("checked", ()))))
+                   file=data.get("file"), checked=frozenset(map(str, data.get("checked", ()))),
+                   seconds={str(k): float(v) for k, v in (data.get("seconds") or {}).items()})
 
     def restricted_to(self, file_tasks: Iterable[str], file: str) -> Coverage:
         """The covered tasks a ``validate-grader`` file names (the self-check still decides what is gradeable)."""
@@ -80,37 +84,88 @@ def _own_words(reason: str) -> str:
     return found.group(1) if found else reason.removeprefix("the reference cannot be graded this way: ")
 
 
-def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: float,
-                     cache: Any, shortcuts: bool = True) -> tuple[str | None, float]:
-    """Why ``condition``'s reference fails the behavior grade against itself (None: it passes) and the
-    seconds the check took when it ran, both kept in ``cache``."""
-    from ..grading.validation import guarded_grade
+def self_check_key(condition: Condition, *, mode: str, timeout: float, toolchain: str) -> str:
+    """The content key of ``condition``'s self-check: its modules and cfg, the mode, limit and toolchain."""
     from ..tla.cache import content_key
 
-    key = content_key("self-check", modules=dict(condition.module_map), main=condition.main, cfg=condition.cfg or "",
-                      mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
+    return content_key("self-check", modules=dict(condition.module_map), main=condition.main, cfg=condition.cfg or "",
+                       mode=mode, timeout=timeout, toolchain=toolchain)
+
+
+def self_check_stored(condition: Condition, *, tools: Any, mode: str, timeout: float, cache_root: Path,
+                      run_uid: str | None = None) -> bool:
+    """Whether ``condition``'s self-check is stored (never runs one, never waits)."""
+    from ..tla.cache import RunCache
+
+    key = self_check_key(condition, mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
+    return _stored(RunCache(cache_root / SELF_CHECK_FOLDER), key, run_uid) is not None
+
+
+class SelfCheckBusy(Exception):
+    """Another process of the run is computing this self-check now (asked not to wait)."""
+
+
+def _stored(cache: Any, key: str, run_uid: str | None) -> tuple[str | None, float] | None:
+    """A stored self-check: any verdict of the inputs, or a failure the machine may have caused (a time
+    limit, a JVM fault) when this run stored it (workers share it; a later run checks again)."""
     entry = cache.get(key)
-    if isinstance(entry, Mapping) and "reason" in entry and (entry["reason"] is None or isinstance(entry["reason"], str)):
-        seconds = entry.get("seconds")
-        return entry["reason"], float(seconds) if isinstance(seconds, (int, float)) else 0.0
-    # The reference's own check, cached by its verification, says whether these checks run long.
-    with tools.expecting(tools.cached_tlc_seconds(condition.spec(), timeout=timeout)):
-        result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
-                               timeout=timeout, shortcuts=shortcuts)
-    reason = None if result.passed else _own_words(result.reason or "no reason given")
-    if reason is None or not machine_dependent(reason):
-        cache.put(key, {"reason": reason, "seconds": round(result.seconds, 3)})
-    return reason, result.seconds
+    if not (isinstance(entry, Mapping) and "reason" in entry
+            and (entry["reason"] is None or isinstance(entry["reason"], str))):
+        return None
+    if entry.get("run") is not None and entry.get("run") != run_uid:
+        return None
+    seconds = entry.get("seconds")
+    return entry["reason"], float(seconds) if isinstance(seconds, (int, float)) else 0.0
+
+
+def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, cache: Any,
+                     shortcuts: bool = True, run_uid: str | None = None, wait: bool = True) -> tuple[str | None, float]:
+    """Why ``condition``'s reference fails the behavior grade against itself (None: it passes) and the
+    seconds the check took when it ran, both kept in ``cache``. One process of a run computes it: the
+    others wait for its entry (``wait``), or get :class:`SelfCheckBusy` at once."""
+    from filelock import FileLock, Timeout
+
+    from ..grading.validation import guarded_grade
+
+    key = self_check_key(condition, mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
+    found = _stored(cache, key, run_uid)
+    if found is not None:
+        return found
+    lock_path = cache.root / "locks" / f"{key}.lock"
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(lock_path))
+    try:
+        lock.acquire(timeout=-1 if wait else 0)
+    except Timeout:
+        raise SelfCheckBusy(condition.task_id) from None
+    try:
+        found = _stored(cache, key, run_uid)  # stored while this process waited
+        if found is not None:
+            return found
+        # The reference's own check, cached by its verification, says whether these checks run long.
+        with tools.expecting(tools.cached_tlc_seconds(condition.spec(), timeout=timeout)):
+            result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode,
+                                   tools=tools, timeout=timeout, shortcuts=shortcuts)
+        reason = None if result.passed else _own_words(result.reason or "no reason given")
+        machine_made = reason is not None and machine_dependent(reason)
+        if not machine_made or run_uid is not None:  # the machine's doing: kept for this run only
+            cache.put(key, {"reason": reason, "seconds": round(result.seconds, 3),
+                            **({"run": run_uid} if machine_made else {})})
+        return reason, result.seconds
+    finally:
+        lock.release()
 
 
 def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mode: str, timeout: float,
-                     cache_root: Path, live: bool, shortcuts: bool = True) -> Coverage:
-    """Self-check every task with a cfg (its original condition) and apply appendix J's eligibility."""
+                     cache_root: Path, live: bool, shortcuts: bool = True, run_uid: str | None = None,
+                     wait: bool = True) -> Coverage:
+    """Self-check every task with a cfg (its original condition) and apply appendix J's eligibility
+    (``run_uid`` and ``wait``: see :func:`timed_self_check`)."""
     from ..progress import Progress
     from ..tasks.selection import behavior_exclusion
     from ..tla.cache import RunCache
 
-    cache = RunCache(cache_root / "self-checks")
+    cache = RunCache(cache_root / SELF_CHECK_FOLDER)
     tasks = list(tasks)
     pairs = [(task, condition) for task, condition in tasks if condition.cfg is not None]
     covered: set[str] = set()
@@ -121,7 +176,7 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
 
     def one(pair: tuple[Task, Condition]) -> str | None:
         reason, seconds[pair[0].id] = timed_self_check(pair[1], tools=tools, mode=mode, timeout=timeout, cache=cache,
-                                                       shortcuts=shortcuts)
+                                                       shortcuts=shortcuts, run_uid=run_uid, wait=wait)
         return reason
 
     # One thread per core: each self-check is JVM runs, and the workers wait for the coverage.

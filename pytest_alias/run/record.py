@@ -64,6 +64,17 @@ def not_gradeable_result(reason: str) -> GradeEntry:
             "seconds": 0.0, "not_gradeable": True, "details": {"stage": Stage.SELF_CHECK, "side": Side.REFERENCE}}
 
 
+def settle_not_gradeable(record: Record, grade: str, reason: str) -> None:
+    """Apply a self-check that became known only after ``record``'s grades ran (another process was
+    computing it): the grade becomes what :func:`evaluate` records had it been known before — not
+    gradeable, unless it was not applicable or the model gave no answer."""
+    entry = record["grades"].get(grade)
+    if entry is None or entry.get("not_applicable") or entry.get("details", {}).get("stage") == Stage.MODEL:
+        return
+    record["grades"][grade] = not_gradeable_result(reason)
+    record["outcome"] = record_outcome(record)
+
+
 def evaluate(case: Case, output: str, grades: Sequence[str], ctx: GradeContext, *,
              generation: dict[str, Any] | None = None, not_gradeable: Mapping[str, str] | None = None,
              output_bytes: int | None = None) -> Record:

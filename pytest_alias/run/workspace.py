@@ -9,14 +9,16 @@ cases into items and its records into a summary; a command calls the same method
 from __future__ import annotations
 
 import functools
+import time
+import uuid
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .cases import Case, build_cases
 from ..errors import UsageProblem
 from ..records import Record
 from .config import RunConfig
-from .coverage import Coverage, compute_coverage
+from .coverage import FROM_FILE, Coverage, SelfCheckBusy, compute_coverage
 
 
 class Workspace:
@@ -35,6 +37,9 @@ class Workspace:
         self.skipped_line: str | None = None  # tasks the suite could not load, said once in the summary
         self.cost_estimate: dict[str, Any] | None = None  # made before generating (the run's JSON keeps it)
         self.generations: dict[tuple[str, str, int, str], Any] = {}  # every text this process generated or read
+        #: This run's identity, the same in every xdist worker: a self-check failure the machine may have
+        #: caused (a time limit) is shared between the run's processes under it, never with later runs.
+        self.run_uid = uuid.uuid4().hex
 
     # ---------------------------------------------------------------- shared objects
 
@@ -173,9 +178,11 @@ class Workspace:
         """Whether the run grades by behavior or restricts its rates to covered tasks."""
         return "behavior" in self.config.grades or self.config.covered is not None
 
-    def check_references(self, task_ids: Sequence[str] | None = None, *, live: bool = False) -> Coverage | None:
-        """Self-check the references of ``task_ids`` (every task of the run by default) once, before
-        their items run (cached by content), and keep the coverage; None when not needed."""
+    def check_references(self, task_ids: Sequence[str] | None = None, *, live: bool = False,
+                         wait: bool = True) -> Coverage | None:
+        """Self-check the references of ``task_ids`` (every task of the run by default) once (cached by
+        content), and keep the coverage; None when not needed. With ``wait=False`` a self-check another
+        process of the run is computing raises :class:`~.coverage.SelfCheckBusy` instead of waiting."""
         if not self.needs_coverage():
             return None
         wanted = set(task_ids) if task_ids is not None else {case.task.id for case in self.cases()}
@@ -184,19 +191,20 @@ class Workspace:
         if wanted or self._coverage is None:
             originals = [(task, task.original()) for task, _ in self.prepared_conditions() if task.id in wanted]
             found = compute_coverage(originals, tools=self.tools, mode=self.config.mode, timeout=self.config.timeout,
-                                     cache_root=self.cache_root, live=live, shortcuts=self.config.shortcuts)
-            if isinstance(self.config.covered, frozenset):  # the covered tasks of a validate-grader file
-                found = found.restricted_to(self.config.covered, self.config.covered_source or "")
-            self._coverage = found if self._coverage is None else self._coverage.merged(found)
+                                     cache_root=self.cache_root, live=live, shortcuts=self.config.shortcuts,
+                                     run_uid=self.run_uid, wait=wait)
+            self.merge_coverage(found)
         return self._coverage
+
+    def merge_coverage(self, found: Coverage) -> None:
+        """Add self-checks made elsewhere (by this process, or an xdist worker's at its end)."""
+        if isinstance(self.config.covered, frozenset) and found.source != FROM_FILE:  # a validate-grader file's set
+            found = found.restricted_to(self.config.covered, self.config.covered_source or "")
+        self._coverage = found if self._coverage is None else self._coverage.merged(found)
 
     def coverage(self) -> Coverage | None:
         """The coverage found so far (None before any self-check, or when the run needs none)."""
         return self._coverage
-
-    def adopt_coverage(self, coverage: Coverage) -> None:
-        """Use the coverage the controller computed (an xdist worker receives it with the texts)."""
-        self._coverage = coverage
 
     def covered(self) -> frozenset[str] | None:
         """The covered tasks the rates are restricted to (None: the run did not ask for them)."""
@@ -217,11 +225,15 @@ class Workspace:
         return self.grade(case, Generation(text=text, model=case.model), output_bytes=output_bytes)
 
     def grade(self, case: Case, generation: Any, *, output_bytes: int | None = None) -> Record:
-        """Grade ``generation``'s text for ``case`` with the run's grades and return its record."""
-        from .record import evaluate
+        """Grade ``generation``'s text for ``case`` with the run's grades and return its record. The task's
+        self-check comes first (this item computes it when no process has); when another process is
+        computing it, the grades run at once and its verdict is applied when it is known."""
+        from .record import evaluate, settle_not_gradeable
         from .generation import generation_fields
 
-        coverage = self.check_references([case.task.id]) if self.needs_coverage() else None
+        started = time.perf_counter()
+        coverage, pending = self._reference_check(case.task.id)
+        self_check_s = time.perf_counter() - started
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
                          if coverage is not None and case.task.id in coverage.not_gradeable else {})
         timeout = self.tlc_limit(case.task)
@@ -231,12 +243,53 @@ class Workspace:
             record = evaluate(case, generation.text, self.config.grades, self.grade_context(case, timeout, coverage),
                               generation=generation_fields(generation), not_gradeable=not_gradeable,
                               output_bytes=output_bytes)
+        waited_s = 0.0
+        if pending:
+            waited = time.perf_counter()
+            coverage = self.check_references([case.task.id])
+            waited_s = time.perf_counter() - waited
+            if coverage is not None and case.task.id in coverage.not_gradeable:
+                settle_not_gradeable(record, "behavior", coverage.not_gradeable[case.task.id])
+        record["timings"].update({"self_check_s": round(self_check_s, 3), "self_check_wait_s": round(waited_s, 3)})
         record["seed"] = self.config.seed  # with versions.condition: which renaming the text answered
         if self.config.rename_seeds > 1 and case.condition.kind == "random":  # which of the run's renamings
             record["rename_seed"] = case.condition.rename_seed
         if self.config.timeout_from_reference is not None:  # a deviation from the paper: each verdict names it
             record["tlc_limit"] = {"seconds": timeout, "from_reference": self.config.timeout_from_reference}
         return record
+
+    def expected_costs(self, cases: Sequence[Case], generations: Mapping[tuple[str, str, int, str], Any]
+                       ) -> dict[str, float]:
+        """Each case's expected seconds (case id → seconds; see :mod:`.costs`): the controller sends the
+        costliest items first. Reads caches only; never runs a tool."""
+        from .costs import graded_before, item_cost
+        from .coverage import self_check_stored
+
+        costs: dict[str, float] = {}
+        first_seen: set[str] = set()
+        timeout = self.config.timeout
+        # A task's first item (original condition, lowest sample) is the one expected to self-check it.
+        for case in sorted(cases, key=lambda c: (c.task.id, c.condition.kind != "original", c.sample, c.id)):
+            makes = (self.needs_coverage() and case.task.id not in first_seen and case.condition.cfg is not None
+                     and not self_check_stored(case.task.original(), tools=self.tools, mode=self.config.mode,
+                                               timeout=timeout, cache_root=self.cache_root, run_uid=self.run_uid))
+            first_seen.add(case.task.id)
+            generation = generations.get(case.key)
+            known = (generation is not None and self.config.shortcuts and bool(generation.text)
+                     and graded_before(generation.text, case.condition, self.config.grades,
+                                       self.grade_context(case, timeout, None)))
+            costs[case.id] = item_cost(self._expected_seconds(case.condition, timeout), self.config.grades,
+                                       makes_self_check=makes, graded_before=known)
+        return costs
+
+    def _reference_check(self, task_id: str) -> tuple[Coverage | None, bool]:
+        """The coverage with ``task_id``'s self-check, and whether another process is still computing it."""
+        if not self.needs_coverage():
+            return None, False
+        try:
+            return self.check_references([task_id], wait=False), False
+        except SelfCheckBusy:
+            return self._coverage, True
 
     def grade_context(self, case: Case, timeout: float, coverage: Coverage | None) -> Any:
         """The grade's context: the run's settings, and whether the run's self-check showed this task's

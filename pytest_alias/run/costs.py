@@ -1,0 +1,48 @@
+"""What each item is expected to cost, so that the scheduler sends the long poles first.
+
+Only the order of work depends on it, never a verdict. An item grades one output: SANY, TLC with the
+reference's cfg (the name grade), then the behavior search, whose checks explore the reference's and
+the output's state spaces; the first item of a task whose self-check is not stored also makes it.
+The best predictor known before grading is how long the reference's own TLC check took when its
+condition was verified (cached then); an output whose every grade the grade memo holds costs nothing.
+The weights are rough multiples of that check (see ``benchmarks/RESULTS.md``, "Long poles first").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+#: Multiples of the reference's own check time that each grade of an output costs.
+GRADE_WEIGHT = {"parse": 0.0, "name": 1.0, "behavior": 2.0}
+#: The self-check grades the reference against itself: a forward and a reverse check, and their probes.
+SELF_CHECK_WEIGHT = 3.0
+#: SANY and the grader's own work, whatever the reference.
+BASE_SECONDS = 0.5
+#: When the reference's check time is not cached: assume a small spec.
+UNKNOWN_REFERENCE_SECONDS = 1.0
+
+
+def item_cost(reference_s: float | None, grades: Sequence[str], *, makes_self_check: bool,
+              graded_before: bool) -> float:
+    """The expected seconds of one item (see the module docstring)."""
+    reference = UNKNOWN_REFERENCE_SECONDS if reference_s is None else reference_s
+    cost = 0.0 if graded_before else BASE_SECONDS + reference * sum(GRADE_WEIGHT.get(g, 1.0) for g in grades)
+    return cost + (SELF_CHECK_WEIGHT * reference if makes_self_check else 0.0)
+
+
+def graded_before(text: str, condition: Any, grades: Sequence[str], ctx: Any) -> bool:
+    """Whether the grade memo holds every one of ``grades`` for this output (a repeated sample, a rerun)."""
+    from ..grading.extract import extract_module
+    from ..grading.memo import GradeMemo, memo_key
+
+    tools = ctx.tools
+    if not getattr(tools, "use_cache", False):
+        return False
+    extraction = extract_module(text)
+    if not extraction.ok:
+        return False
+    memo = GradeMemo(tools.cache_dir)
+    return all(memo.cache.get(memo_key(extraction, condition, grade, mode=ctx.mode, timeout=ctx.timeout,
+                                       toolchain=tools.toolchain.identity, name_rule=ctx.name_rule,
+                                       search_budget=ctx.search_budget)) is not None
+               for grade in grades)

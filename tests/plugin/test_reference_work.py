@@ -1,0 +1,107 @@
+"""Reference work that never blocks: each task's self-check is made by its first item (one process at
+a time, under a lock), read by the others, shared within a run even when the machine caused a
+failure, and the scheduler's costs put the long poles first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from pytest_alias.records import record_outcome
+from pytest_alias.run.costs import SELF_CHECK_WEIGHT, graded_before, item_cost
+from pytest_alias.run.coverage import (SELF_CHECK_FOLDER, SelfCheckBusy, compute_coverage, self_check_key,
+                                       self_check_stored, timed_self_check)
+from pytest_alias.run.record import not_gradeable_result, settle_not_gradeable
+from pytest_alias.tasks.suites import load_suite
+from pytest_alias.tla.cache import RunCache
+
+
+@pytest.fixture(scope="module")
+def die_hard():
+    return next(task for task in load_suite("builtin") if task.id == "die-hard")
+
+
+def _lock(tools, condition, root: Path) -> FileLock:
+    key = self_check_key(condition, mode="paper", timeout=60, toolchain=tools.toolchain.identity)
+    path = root / SELF_CHECK_FOLDER / "locks" / f"{key}.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return FileLock(str(path))
+
+
+def test_a_self_check_another_process_is_making_is_not_waited_for(tools, die_hard, tmp_path: Path) -> None:
+    condition = die_hard.original()
+    cache = RunCache(tmp_path / SELF_CHECK_FOLDER)
+    with _lock(tools, condition, tmp_path):  # another worker holds the task's lock
+        with pytest.raises(SelfCheckBusy):
+            timed_self_check(condition, tools=tools, mode="paper", timeout=60, cache=cache, wait=False)
+        assert not self_check_stored(condition, tools=tools, mode="paper", timeout=60, cache_root=tmp_path)
+    reason, seconds = timed_self_check(condition, tools=tools, mode="paper", timeout=60, cache=cache, wait=False)
+    assert reason is None and seconds > 0
+    assert self_check_stored(condition, tools=tools, mode="paper", timeout=60, cache_root=tmp_path)
+    # Stored: a later item (or run) reads it, even while the lock is held.
+    with _lock(tools, condition, tmp_path):
+        assert timed_self_check(condition, tools=tools, mode="paper", timeout=60, cache=cache, wait=False) == \
+            (None, pytest.approx(seconds, abs=0.001))
+
+
+def test_a_failure_the_machine_caused_is_kept_for_its_run_only(tools, die_hard, tmp_path: Path) -> None:
+    condition = die_hard.original()
+    cache = RunCache(tmp_path / SELF_CHECK_FOLDER)
+    key = self_check_key(condition, mode="paper", timeout=60, toolchain=tools.toolchain.identity)
+    cache.put(key, {"reason": "TLC stopped at the time limit (60 s)", "seconds": 60.0, "run": "run-1"})
+    assert self_check_stored(condition, tools=tools, mode="paper", timeout=60, cache_root=tmp_path, run_uid="run-1")
+    assert not self_check_stored(condition, tools=tools, mode="paper", timeout=60, cache_root=tmp_path,
+                                 run_uid="run-2")
+    assert timed_self_check(condition, tools=tools, mode="paper", timeout=60, cache=cache, run_uid="run-1") == \
+        ("TLC stopped at the time limit (60 s)", 60.0)
+    # Another run checks again (and the reference passes there).
+    assert timed_self_check(condition, tools=tools, mode="paper", timeout=60, cache=cache, run_uid="run-2")[0] is None
+
+
+def test_coverage_of_one_task_raises_busy_rather_than_wait(tools, die_hard, tmp_path: Path) -> None:
+    with _lock(tools, die_hard.original(), tmp_path), pytest.raises(SelfCheckBusy):
+        compute_coverage([(die_hard, die_hard.original())], tools=tools, mode="paper", timeout=60,
+                         cache_root=tmp_path, live=False, wait=False)
+
+
+def _record(grades: dict) -> dict:
+    record = {"grades": grades}
+    record["outcome"] = record_outcome(record)
+    return record
+
+
+def test_a_self_check_known_late_settles_the_grade_as_if_known_before() -> None:
+    failed = {"passed": False, "reason": "no mapping passed", "seconds": 3.0, "details": {"stage": "mapping"}}
+    record = _record({"parse": {"passed": True, "reason": None, "seconds": 0.1, "details": {}}, "behavior": failed})
+    settle_not_gradeable(record, "behavior", "it fails itself")
+    assert record["grades"]["behavior"] == not_gradeable_result("it fails itself")
+    assert record["outcome"] == _record({**record["grades"]})["outcome"]
+    # A model error stays a model error, as evaluate records it whatever the self-check says.
+    model_error = {"passed": False, "reason": "model error: x", "seconds": 0.0, "details": {"stage": "model"}}
+    record = _record({"behavior": dict(model_error)})
+    settle_not_gradeable(record, "behavior", "it fails itself")
+    assert record["grades"]["behavior"] == model_error
+
+
+def test_item_costs_put_the_self_check_and_slow_references_first() -> None:
+    grades = ("parse", "name", "behavior")
+    plain = item_cost(10.0, grades, makes_self_check=False, graded_before=False)
+    first = item_cost(10.0, grades, makes_self_check=True, graded_before=False)
+    assert first == pytest.approx(plain + SELF_CHECK_WEIGHT * 10.0)
+    assert item_cost(20.0, grades, makes_self_check=False, graded_before=False) > plain
+    assert item_cost(10.0, grades, makes_self_check=False, graded_before=True) == 0.0
+    assert item_cost(None, ("parse",), makes_self_check=False, graded_before=False) > 0.0
+
+
+def test_an_output_the_memo_holds_is_known_to_cost_nothing(tools, die_hard) -> None:
+    from pytest_alias.grading.cascade import grade_all
+    from pytest_alias.grading.context import GradeContext
+
+    condition = die_hard.original()
+    text = condition.module_map[condition.main] + "\n\\* a comment no other test writes\n"
+    ctx = GradeContext(tools, timeout=60, mode="paper", name_rule="paper", search_budget=None, shortcuts=True)
+    assert not graded_before(text, condition, ("parse", "name"), ctx)
+    grade_all(text, condition, ["parse", "name"], ctx)
+    assert graded_before(text, condition, ("parse", "name"), ctx)
