@@ -271,6 +271,14 @@ def _extended_mode(tools: TlaTools, inputs: ExtendedInputs, timeout: float, dead
     return None
 
 
+def copies_reference(output_text: str, condition: Condition) -> bool:
+    """Whether the output stages as ``condition``'s reference itself (the modules SANY and TLC would
+    read), the outputs whose behavior grade the self-check decides (:class:`.search_rules.SelfCheckCopy`)."""
+    staging, failure = staged_output(output_text, condition, {})
+    return failure is None and staging.spec is not None and \
+        _as_read(staging.spec.modules) == _as_read(condition.module_map)
+
+
 def _as_read(modules: Mapping[str, str]) -> dict[str, str]:
     """Module texts as SANY and TLC read them (a copy's trailing modification history left out)."""
     return {name: significant_text(text) for name, text in modules.items()}

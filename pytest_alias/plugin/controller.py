@@ -28,8 +28,8 @@ class AliasController:
 
     def _prepare(self, cases: list[Any]) -> dict:
         """Generate the selected samples (a dry run prints what that would send and cost, and ends the
-        session) and estimate each item's cost. No self-check runs here: each task's first item makes
-        it, so grading starts at once."""
+        session) and estimate each item's cost. No item waits for a self-check here: the costly ones
+        start in a thread beside the items, and each task's first item makes the others."""
         selected = [case for case in cases if case is not None and not case.skip_reason]
         self._selected_tasks = sorted({case.task.id for case in selected})
         if self.workspace.config.dry_run:
@@ -39,6 +39,8 @@ class AliasController:
         live = live_progress(self.config)
         config = self.workspace.config
         with uncaptured(self.config):
+            # The costly self-checks start now, beside generation and the items (see Workspace.grade).
+            self.workspace.start_background_self_checks(selected)
             try:  # before generating: the run's JSON sets it beside the usage spent; never stops the run
                 self.workspace.estimate(selected)
             except Exception as exc:
@@ -97,9 +99,9 @@ class AliasController:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Before the summary: self-check the selected tasks no item checked (a worker that crashed, a
         run that grades no behavior but restricts its rates to covered tasks). Not after an interrupt."""
-        if not self._selected_tasks or session.shouldstop or session.shouldfail:
-            return
-        if session.exitstatus == pytest.ExitCode.INTERRUPTED:
+        stopped = bool(session.shouldstop or session.shouldfail) or session.exitstatus == pytest.ExitCode.INTERRUPTED
+        self.workspace.stop_background_self_checks(wait=not stopped)
+        if not self._selected_tasks or stopped:
             return
         try:
             with uncaptured(self.config):

@@ -20,6 +20,14 @@ SELF_CHECK_WEIGHT = 3.0
 BASE_SECONDS = 0.5
 #: When the reference's check time is not cached: assume a small spec.
 UNKNOWN_REFERENCE_SECONDS = 1.0
+#: A self-check expected to take at least this long is made in a thread beside the items (the
+#: controller's), so that it and the grading of the task's outputs run at once, not one after the other.
+BACKGROUND_SELF_CHECK_S = 10.0
+
+
+def in_background(reference_s: float | None) -> bool:
+    """Whether a self-check of a reference whose own check took ``reference_s`` is made beside the items."""
+    return reference_s is not None and SELF_CHECK_WEIGHT * reference_s >= BACKGROUND_SELF_CHECK_S
 
 
 def item_cost(reference_s: float | None, grades: Sequence[str], *, makes_self_check: bool,

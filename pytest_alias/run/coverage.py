@@ -101,8 +101,8 @@ def self_check_stored(condition: Condition, *, tools: Any, mode: str, timeout: f
     return _stored(RunCache(cache_root / SELF_CHECK_FOLDER), key, run_uid) is not None
 
 
-class SelfCheckBusy(Exception):
-    """Another process of the run is computing this self-check now (asked not to wait)."""
+class SelfCheckPending(Exception):
+    """The self-check is not stored yet, and the caller asked neither to wait for it nor to make it."""
 
 
 def _stored(cache: Any, key: str, run_uid: str | None) -> tuple[str | None, float] | None:
@@ -119,10 +119,12 @@ def _stored(cache: Any, key: str, run_uid: str | None) -> tuple[str | None, floa
 
 
 def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: float, cache: Any,
-                     shortcuts: bool = True, run_uid: str | None = None, wait: bool = True) -> tuple[str | None, float]:
+                     shortcuts: bool = True, run_uid: str | None = None, wait: bool = True,
+                     make: bool = True) -> tuple[str | None, float]:
     """Why ``condition``'s reference fails the behavior grade against itself (None: it passes) and the
-    seconds the check took when it ran, both kept in ``cache``. One process of a run computes it: the
-    others wait for its entry (``wait``), or get :class:`SelfCheckBusy` at once."""
+    seconds the check took when it ran, both kept in ``cache``. One process (or thread) of a run makes
+    it; the others wait for its entry (``wait``) or get :class:`SelfCheckPending` at once, as does a
+    caller that may not make it (``make=False``: it is another thread's to make) when it is not stored."""
     from filelock import FileLock, Timeout
 
     from ..grading.validation import guarded_grade
@@ -131,13 +133,15 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
     found = _stored(cache, key, run_uid)
     if found is not None:
         return found
+    if not make:
+        raise SelfCheckPending(condition.task_id)
     lock_path = cache.root / "locks" / f"{key}.lock"
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(lock_path))
     try:
         lock.acquire(timeout=-1 if wait else 0)
     except Timeout:
-        raise SelfCheckBusy(condition.task_id) from None
+        raise SelfCheckPending(condition.task_id) from None
     try:
         found = _stored(cache, key, run_uid)  # stored while this process waited
         if found is not None:
@@ -158,9 +162,9 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
 
 def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mode: str, timeout: float,
                      cache_root: Path, live: bool, shortcuts: bool = True, run_uid: str | None = None,
-                     wait: bool = True) -> Coverage:
+                     wait: bool = True, make: bool = True) -> Coverage:
     """Self-check every task with a cfg (its original condition) and apply appendix J's eligibility
-    (``run_uid`` and ``wait``: see :func:`timed_self_check`)."""
+    (``run_uid``, ``wait`` and ``make``: see :func:`timed_self_check`)."""
     from ..progress import Progress
     from ..tasks.selection import behavior_exclusion
     from ..tla.cache import RunCache
@@ -176,7 +180,7 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
 
     def one(pair: tuple[Task, Condition]) -> str | None:
         reason, seconds[pair[0].id] = timed_self_check(pair[1], tools=tools, mode=mode, timeout=timeout, cache=cache,
-                                                       shortcuts=shortcuts, run_uid=run_uid, wait=wait)
+                                                       shortcuts=shortcuts, run_uid=run_uid, wait=wait, make=make)
         return reason
 
     # One thread per core: each self-check is JVM runs, and the workers wait for the coverage.

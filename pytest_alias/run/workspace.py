@@ -9,6 +9,7 @@ cases into items and its records into a summary; a command calls the same method
 from __future__ import annotations
 
 import functools
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -18,7 +19,7 @@ from .cases import Case, build_cases
 from ..errors import UsageProblem
 from ..records import Record
 from .config import RunConfig
-from .coverage import FROM_FILE, Coverage, SelfCheckBusy, compute_coverage
+from .coverage import FROM_FILE, Coverage, SelfCheckPending, compute_coverage
 
 
 class Workspace:
@@ -40,6 +41,8 @@ class Workspace:
         #: This run's identity, the same in every xdist worker: a self-check failure the machine may have
         #: caused (a time limit) is shared between the run's processes under it, never with later runs.
         self.run_uid = uuid.uuid4().hex
+        self._coverage_lock = threading.Lock()  # items and the background self-checks both add to it
+        self._background: Any = None  # the executor making the costly self-checks beside the items
 
     # ---------------------------------------------------------------- shared objects
 
@@ -179,20 +182,22 @@ class Workspace:
         return "behavior" in self.config.grades or self.config.covered is not None
 
     def check_references(self, task_ids: Sequence[str] | None = None, *, live: bool = False,
-                         wait: bool = True) -> Coverage | None:
+                         wait: bool = True, make: bool = True) -> Coverage | None:
         """Self-check the references of ``task_ids`` (every task of the run by default) once (cached by
-        content), and keep the coverage; None when not needed. With ``wait=False`` a self-check another
-        process of the run is computing raises :class:`~.coverage.SelfCheckBusy` instead of waiting."""
+        content), and keep the coverage; None when not needed. ``wait=False``: a self-check another
+        process or thread is making raises :class:`~.coverage.SelfCheckPending` instead of waiting;
+        ``make=False``: so does one that is not stored (it is another thread's to make)."""
         if not self.needs_coverage():
             return None
         wanted = set(task_ids) if task_ids is not None else {case.task.id for case in self.cases()}
-        if self._coverage is not None:
-            wanted -= self._coverage.checked
-        if wanted or self._coverage is None:
+        known = self._coverage
+        if known is not None:
+            wanted -= known.checked
+        if wanted or known is None:
             originals = [(task, task.original()) for task, _ in self.prepared_conditions() if task.id in wanted]
             found = compute_coverage(originals, tools=self.tools, mode=self.config.mode, timeout=self.config.timeout,
                                      cache_root=self.cache_root, live=live, shortcuts=self.config.shortcuts,
-                                     run_uid=self.run_uid, wait=wait)
+                                     run_uid=self.run_uid, wait=wait, make=make)
             self.merge_coverage(found)
         return self._coverage
 
@@ -200,7 +205,50 @@ class Workspace:
         """Add self-checks made elsewhere (by this process, or an xdist worker's at its end)."""
         if isinstance(self.config.covered, frozenset) and found.source != FROM_FILE:  # a validate-grader file's set
             found = found.restricted_to(self.config.covered, self.config.covered_source or "")
-        self._coverage = found if self._coverage is None else self._coverage.merged(found)
+        with self._coverage_lock:
+            self._coverage = found if self._coverage is None else self._coverage.merged(found)
+
+    def self_check_in_background(self, task: Any) -> bool:
+        """Whether ``task``'s self-check is costly enough to be made beside the items (by
+        :meth:`start_background_self_checks`) rather than by its first item before it grades."""
+        from .costs import in_background
+
+        return in_background(self._expected_seconds(task.original(), self.config.timeout))
+
+    def start_background_self_checks(self, cases: Sequence[Case]) -> list[str]:
+        """Make the costly self-checks of ``cases``' tasks in one thread beside the items, costliest first
+        (a self-check another process is making, or has stored, is skipped). Returns their task ids."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from .coverage import SelfCheckPending, self_check_stored
+
+        if not self.needs_coverage() or self._background is not None:
+            return []
+        tasks = {case.task.id: case.task for case in cases if case.condition.cfg is not None}
+        chosen = sorted((task for task in tasks.values() if self.self_check_in_background(task)
+                         and not self_check_stored(task.original(), tools=self.tools, mode=self.config.mode,
+                                                   timeout=self.config.timeout, cache_root=self.cache_root,
+                                                   run_uid=self.run_uid)),
+                        key=lambda task: (-(self._expected_seconds(task.original(), self.config.timeout) or 0.0), task.id))
+        if not chosen:
+            return []
+
+        def make(task_id: str) -> None:
+            try:
+                self.check_references([task_id], wait=False)
+            except SelfCheckPending:  # an item is making it
+                pass
+
+        self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="alias-self-check")
+        for task in chosen:
+            self._background.submit(make, task.id)
+        return [task.id for task in chosen]
+
+    def stop_background_self_checks(self, *, wait: bool = True) -> None:
+        """Let the background self-checks finish (``wait``), or drop those not started (an interrupt)."""
+        if self._background is not None:
+            self._background.shutdown(wait=wait, cancel_futures=not wait)
+            self._background = None
 
     def coverage(self) -> Coverage | None:
         """The coverage found so far (None before any self-check, or when the run needs none)."""
@@ -225,14 +273,14 @@ class Workspace:
         return self.grade(case, Generation(text=text, model=case.model), output_bytes=output_bytes)
 
     def grade(self, case: Case, generation: Any, *, output_bytes: int | None = None) -> Record:
-        """Grade ``generation``'s text for ``case`` with the run's grades and return its record. The task's
-        self-check comes first (this item computes it when no process has); when another process is
-        computing it, the grades run at once and its verdict is applied when it is known."""
+        """Grade ``generation``'s text for ``case`` with the run's grades and return its record. The
+        grades do not wait for the task's self-check (see :meth:`_reference_check`): when it is still
+        to come, its verdict is applied once it is known — the same record either way."""
         from .record import evaluate, settle_not_gradeable
         from .generation import generation_fields
 
         started = time.perf_counter()
-        coverage, pending = self._reference_check(case.task.id)
+        coverage, finish = self._reference_check(case, generation.text or "")
         self_check_s = time.perf_counter() - started
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
                          if coverage is not None and case.task.id in coverage.not_gradeable else {})
@@ -244,9 +292,9 @@ class Workspace:
                               generation=generation_fields(generation), not_gradeable=not_gradeable,
                               output_bytes=output_bytes)
         waited_s = 0.0
-        if pending:
+        if finish is not None:
             waited = time.perf_counter()
-            coverage = self.check_references([case.task.id])
+            coverage = finish()
             waited_s = time.perf_counter() - waited
             if coverage is not None and case.task.id in coverage.not_gradeable:
                 settle_not_gradeable(record, "behavior", coverage.not_gradeable[case.task.id])
@@ -271,6 +319,7 @@ class Workspace:
         # A task's first item (original condition, lowest sample) is the one expected to self-check it.
         for case in sorted(cases, key=lambda c: (c.task.id, c.condition.kind != "original", c.sample, c.id)):
             makes = (self.needs_coverage() and case.task.id not in first_seen and case.condition.cfg is not None
+                     and not self.self_check_in_background(case.task)
                      and not self_check_stored(case.task.original(), tools=self.tools, mode=self.config.mode,
                                                timeout=timeout, cache_root=self.cache_root, run_uid=self.run_uid))
             first_seen.add(case.task.id)
@@ -282,14 +331,44 @@ class Workspace:
                                        makes_self_check=makes, graded_before=known)
         return costs
 
-    def _reference_check(self, task_id: str) -> tuple[Coverage | None, bool]:
-        """The coverage with ``task_id``'s self-check, and whether another process is still computing it."""
+    def _reference_check(self, case: Case, text: str) -> tuple[Coverage | None, Any]:
+        """The coverage with ``case``'s task self-check when it is known, else the coverage so far and a
+        function to call once the grades ran, which returns the coverage with it. Only an output that
+        is the reference itself waits for a self-check to be made first (its grade then reads it);
+        otherwise this item makes it in a thread beside its grades (unless it is costly: then the
+        controller's thread makes it), and another worker making it is not waited for until the end."""
         if not self.needs_coverage():
-            return None, False
+            return None, None
+        task = case.task
         try:
-            return self.check_references([task_id], wait=False), False
-        except SelfCheckBusy:
-            return self._coverage, True
+            return self.check_references([task.id], wait=False, make=False), None  # stored, or known here
+        except SelfCheckPending:
+            pass
+        background = self.self_check_in_background(task)
+        if not background and case.condition.kind == "original":
+            from ..grading.behavior import copies_reference
+
+            if copies_reference(text, case.condition):
+                return self.check_references([task.id]), None
+        beside = None if background else threading.Thread(target=self._make_self_check, args=(task.id,),
+                                                            name="alias-item-self-check", daemon=True)
+        if beside is not None:
+            beside.start()
+
+        def finish() -> Coverage | None:
+            if beside is not None:
+                beside.join()
+            return self.check_references([task.id])  # waits for the maker, or makes it when none did
+
+        return self._coverage, finish
+
+    def _make_self_check(self, task_id: str) -> None:
+        """A thread's share: make ``task_id``'s self-check unless another is making it (its errors surface
+        when the item asks again)."""
+        try:
+            self.check_references([task_id], wait=False)
+        except Exception:  # noqa: BLE001 - the item's own check_references reports it
+            pass
 
     def grade_context(self, case: Case, timeout: float, coverage: Coverage | None) -> Any:
         """The grade's context: the run's settings, and whether the run's self-check showed this task's

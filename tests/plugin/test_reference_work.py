@@ -11,7 +11,7 @@ from filelock import FileLock
 
 from pytest_alias.records import record_outcome
 from pytest_alias.run.costs import SELF_CHECK_WEIGHT, graded_before, item_cost
-from pytest_alias.run.coverage import (SELF_CHECK_FOLDER, SelfCheckBusy, compute_coverage, self_check_key,
+from pytest_alias.run.coverage import (SELF_CHECK_FOLDER, SelfCheckPending, compute_coverage, self_check_key,
                                        self_check_stored, timed_self_check)
 from pytest_alias.run.record import not_gradeable_result, settle_not_gradeable
 from pytest_alias.tasks.suites import load_suite
@@ -34,7 +34,7 @@ def test_a_self_check_another_process_is_making_is_not_waited_for(tools, die_har
     condition = die_hard.original()
     cache = RunCache(tmp_path / SELF_CHECK_FOLDER)
     with _lock(tools, condition, tmp_path):  # another worker holds the task's lock
-        with pytest.raises(SelfCheckBusy):
+        with pytest.raises(SelfCheckPending):
             timed_self_check(condition, tools=tools, mode="paper", timeout=60, cache=cache, wait=False)
         assert not self_check_stored(condition, tools=tools, mode="paper", timeout=60, cache_root=tmp_path)
     reason, seconds = timed_self_check(condition, tools=tools, mode="paper", timeout=60, cache=cache, wait=False)
@@ -61,7 +61,7 @@ def test_a_failure_the_machine_caused_is_kept_for_its_run_only(tools, die_hard, 
 
 
 def test_coverage_of_one_task_raises_busy_rather_than_wait(tools, die_hard, tmp_path: Path) -> None:
-    with _lock(tools, die_hard.original(), tmp_path), pytest.raises(SelfCheckBusy):
+    with _lock(tools, die_hard.original(), tmp_path), pytest.raises(SelfCheckPending):
         compute_coverage([(die_hard, die_hard.original())], tools=tools, mode="paper", timeout=60,
                          cache_root=tmp_path, live=False, wait=False)
 
@@ -105,3 +105,85 @@ def test_an_output_the_memo_holds_is_known_to_cost_nothing(tools, die_hard) -> N
     assert not graded_before(text, condition, ("parse", "name"), ctx)
     grade_all(text, condition, ["parse", "name"], ctx)
     assert graded_before(text, condition, ("parse", "name"), ctx)
+
+
+def _workspace(tmp_path: Path, suite_ids: str = "die-hard,hour-clock"):
+    from pytest_alias.run import RunConfig
+    from pytest_alias.run.options import defaults
+    from pytest_alias.run.workspace import Workspace
+
+    return Workspace(RunConfig.from_options({**defaults(), "model": ("reference",), "grade": "behavior",
+                                             "suite": f"builtin?ids={suite_ids}", "samples": 1,
+                                             "conditions": ("original",), "cache_dir": str(tmp_path)}))
+
+
+def _graded(workspace) -> dict[str, dict]:
+    from pytest_alias.models.base import Generation
+
+    return {case.id: workspace.grade(case, Generation(case.condition.module_map[case.condition.main], "reference"))
+            for case in workspace.cases()}
+
+
+def _verdicts(records: dict[str, dict]) -> dict[str, tuple]:
+    return {key: (r["grades"]["behavior"]["passed"], r["grades"]["behavior"]["reason"], r["outcome"])
+            for key, r in records.items()}
+
+
+def test_costly_self_checks_made_beside_the_items_give_the_same_records(tmp_path: Path, monkeypatch) -> None:
+    from pytest_alias.run import costs
+
+    inline = _workspace(tmp_path / "inline")
+    expected = _verdicts(_graded(inline))
+    monkeypatch.setattr(costs, "in_background", lambda reference_s: True)  # every self-check is costly
+    beside = _workspace(tmp_path / "beside")
+    assert all(beside.self_check_in_background(case.task) for case in beside.cases())
+    assert sorted(beside.start_background_self_checks(beside.cases())) == ["die-hard", "hour-clock"]
+    records = _graded(beside)
+    beside.stop_background_self_checks()
+    assert _verdicts(records) == expected
+    assert beside.coverage().covered == inline.coverage().covered == {"die-hard", "hour-clock"}
+    # No item made a costly self-check before grading: it came from the thread beside the items.
+    assert all(r["timings"]["self_check_s"] < 1.0 for r in records.values())
+
+
+def test_an_item_whose_self_check_is_still_to_come_grades_then_takes_its_verdict(tmp_path: Path, monkeypatch) -> None:
+    """A reference that fails itself: the item grades at once and is settled not gradeable afterwards,
+    the same record the item writes when the self-check came first."""
+    first = _workspace(tmp_path / "first", "die-hard")
+    from pytest_alias.grading import validation
+
+    passed = validation.guarded_grade
+
+    def failing(*args, **kwargs):
+        result = passed(*args, **kwargs)
+        return type(result)(result.grade, False, "forced", result.details, result.seconds)
+
+    monkeypatch.setattr(validation, "guarded_grade", failing)
+    known_first = _verdicts(_graded(first))
+    later = _workspace(tmp_path / "later", "die-hard")
+    monkeypatch.setattr(later, "self_check_in_background", lambda task: True)  # nobody makes it before the item
+    records = _graded(later)
+    assert _verdicts(records) == known_first
+    assert all(r["grades"]["behavior"].get("not_gradeable") for r in records.values())
+
+
+def test_a_copy_of_the_reference_waits_for_its_self_check_and_other_outputs_do_not(tmp_path: Path) -> None:
+    """A copy's grade reads the self-check (it decides its refinement checks), so the self-check comes
+    first; any other output is graded while a thread beside it makes the self-check."""
+    from pytest_alias.models.base import Generation
+
+    copy_first = _workspace(tmp_path / "copy", "die-hard")
+    (case,) = copy_first.cases()
+    record = copy_first.grade(case, Generation(case.condition.module_map[case.condition.main], "reference"))
+    assert record["timings"]["self_check_s"] > 0 and record["timings"]["self_check_wait_s"] == 0
+    assert record["grades"]["behavior"]["details"]["attempts"][0].get("by_copy")
+
+    other = _workspace(tmp_path / "other", "die-hard")
+    (case,) = other.cases()
+    reference = case.condition.module_map[case.condition.main]
+    cut = reference.rindex("====")
+    text = reference[:cut] + "Unused == 1\n" + reference[cut:]
+    record = other.grade(case, Generation(text, "reference"))
+    assert record["timings"]["self_check_s"] < 0.5  # nothing made before grading
+    assert other.coverage().covered == {"die-hard"}  # the thread beside the grades made it
+    assert record["grades"]["behavior"]["passed"]
