@@ -4,7 +4,9 @@ Only the order of work depends on it, never a verdict. An item grades one output
 reference's cfg (the name grade), then the behavior search, whose checks explore the reference's and
 the output's state spaces; the first item of a task whose self-check is not stored also makes it.
 The best predictor known before grading is how long the reference's own TLC check took when its
-condition was verified (cached then); an output whose every grade the grade memo holds costs nothing.
+condition was verified (cached then); without it, the reference's distinct states where the suite
+records them (a tlaplus/Examples manifest, a TLA+-Bench release); an output whose every grade the
+grade memo holds costs nothing.
 The weights are rough multiples of that check (see ``benchmarks/RESULTS.md``, "Long poles first").
 """
 
@@ -20,6 +22,18 @@ SELF_CHECK_WEIGHT = 3.0
 BASE_SECONDS = 0.5
 #: When the reference's check time is not cached: assume a small spec.
 UNKNOWN_REFERENCE_SECONDS = 1.0
+#: Distinct states a reference's check explores per second, for a reference whose check time is not
+#: cached (a rough rate: TLC's start-up aside, small specs run at 5,000–50,000 states a second).
+STATES_PER_SECOND = 5_000.0
+
+
+def reference_seconds(cached_s: float | None, expected_distinct: int | None) -> float | None:
+    """How long the reference's own check runs: the cached time, else an estimate from its distinct states."""
+    if cached_s is not None:
+        return cached_s
+    if expected_distinct is not None and expected_distinct > 0:
+        return BASE_SECONDS + expected_distinct / STATES_PER_SECOND
+    return None
 #: A self-check expected to take at least this long is made in a thread beside the items (the
 #: controller's), so that it and the grading of the task's outputs run at once, not one after the other.
 BACKGROUND_SELF_CHECK_S = 10.0

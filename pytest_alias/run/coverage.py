@@ -185,7 +185,9 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
 
     # One thread per core: each self-check is JVM runs, and the workers wait for the coverage.
     pool = ThreadPoolExecutor(max_workers=parallel_threads(len(pairs)))
-    with Progress("self-checking references (behavior grade)", len(pairs), unit="task", live=live) as progress:
+    # One task's self-check (an item's) shows no progress line: only a batch of them does.
+    with Progress("self-checking references (behavior grade)", len(pairs) if len(pairs) > 1 else 0, unit="task",
+                  live=live) as progress:
         try:
             for (task, condition), reason in zip(pairs, pool.map(one, pairs)):
                 excluded = behavior_exclusion(task)

@@ -209,11 +209,17 @@ class Workspace:
             self._coverage = found if self._coverage is None else self._coverage.merged(found)
 
     def self_check_in_background(self, task: Any) -> bool:
-        """Whether ``task``'s self-check is costly enough to be made beside the items (by
-        :meth:`start_background_self_checks`) rather than by its first item before it grades."""
+        """Whether ``task``'s self-check is costly enough to start at once in the controller's thread
+        (:meth:`start_background_self_checks`) rather than when its first item runs."""
         from .costs import in_background
 
-        return in_background(self._expected_seconds(task.original(), self.config.timeout))
+        return in_background(self.reference_seconds(task))
+
+    def reference_seconds(self, task: Any) -> float | None:
+        """How long ``task``'s reference check runs, as far as the caches and the suite tell (never runs it)."""
+        from .costs import reference_seconds
+
+        return reference_seconds(self._expected_seconds(task.original(), self.config.timeout), task.expected_distinct)
 
     def start_background_self_checks(self, cases: Sequence[Case]) -> list[str]:
         """Make the costly self-checks of ``cases``' tasks in one thread beside the items, costliest first
@@ -229,7 +235,7 @@ class Workspace:
                          and not self_check_stored(task.original(), tools=self.tools, mode=self.config.mode,
                                                    timeout=self.config.timeout, cache_root=self.cache_root,
                                                    run_uid=self.run_uid)),
-                        key=lambda task: (-(self._expected_seconds(task.original(), self.config.timeout) or 0.0), task.id))
+                        key=lambda task: (-(self.reference_seconds(task) or 0.0), task.id))
         if not chosen:
             return []
 
@@ -327,16 +333,17 @@ class Workspace:
             known = (generation is not None and self.config.shortcuts and bool(generation.text)
                      and graded_before(generation.text, case.condition, self.config.grades,
                                        self.grade_context(case, timeout, None)))
-            costs[case.id] = item_cost(self._expected_seconds(case.condition, timeout), self.config.grades,
-                                       makes_self_check=makes, graded_before=known)
+            reference = self._expected_seconds(case.condition, timeout)
+            costs[case.id] = item_cost(reference if reference is not None else self.reference_seconds(case.task),
+                                       self.config.grades, makes_self_check=makes, graded_before=known)
         return costs
 
     def _reference_check(self, case: Case, text: str) -> tuple[Coverage | None, Any]:
         """The coverage with ``case``'s task self-check when it is known, else the coverage so far and a
         function to call once the grades ran, which returns the coverage with it. Only an output that
         is the reference itself waits for a self-check to be made first (its grade then reads it);
-        otherwise this item makes it in a thread beside its grades (unless it is costly: then the
-        controller's thread makes it), and another worker making it is not waited for until the end."""
+        otherwise this item makes it in a thread beside its grades, unless another process or thread
+        (the controller's, for a costly one) is making it, which the item waits for only at its end."""
         if not self.needs_coverage():
             return None, None
         task = case.task
@@ -344,20 +351,17 @@ class Workspace:
             return self.check_references([task.id], wait=False, make=False), None  # stored, or known here
         except SelfCheckPending:
             pass
-        background = self.self_check_in_background(task)
-        if not background and case.condition.kind == "original":
+        if case.condition.kind == "original":
             from ..grading.behavior import copies_reference
 
             if copies_reference(text, case.condition):
                 return self.check_references([task.id]), None
-        beside = None if background else threading.Thread(target=self._make_self_check, args=(task.id,),
-                                                            name="alias-item-self-check", daemon=True)
-        if beside is not None:
-            beside.start()
+        beside = threading.Thread(target=self._make_self_check, args=(task.id,), name="alias-item-self-check",
+                                  daemon=True)
+        beside.start()
 
         def finish() -> Coverage | None:
-            if beside is not None:
-                beside.join()
+            beside.join()
             return self.check_references([task.id])  # waits for the maker, or makes it when none did
 
         return self._coverage, finish

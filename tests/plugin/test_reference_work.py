@@ -117,10 +117,16 @@ def _workspace(tmp_path: Path, suite_ids: str = "die-hard,hour-clock"):
                                              "conditions": ("original",), "cache_dir": str(tmp_path)}))
 
 
-def _graded(workspace) -> dict[str, dict]:
+def _not_a_copy(reference: str) -> str:
+    """The reference with one more definition: the same behaviors, not a copy."""
+    cut = reference.rindex("====")
+    return reference[:cut] + "Unused == 1\n" + reference[cut:]
+
+
+def _graded(workspace, edit=lambda text: text) -> dict[str, dict]:
     from pytest_alias.models.base import Generation
 
-    return {case.id: workspace.grade(case, Generation(case.condition.module_map[case.condition.main], "reference"))
+    return {case.id: workspace.grade(case, Generation(edit(case.condition.module_map[case.condition.main]), "reference"))
             for case in workspace.cases()}
 
 
@@ -133,16 +139,16 @@ def test_costly_self_checks_made_beside_the_items_give_the_same_records(tmp_path
     from pytest_alias.run import costs
 
     inline = _workspace(tmp_path / "inline")
-    expected = _verdicts(_graded(inline))
+    expected = _verdicts(_graded(inline, _not_a_copy))
     monkeypatch.setattr(costs, "in_background", lambda reference_s: True)  # every self-check is costly
     beside = _workspace(tmp_path / "beside")
     assert all(beside.self_check_in_background(case.task) for case in beside.cases())
     assert sorted(beside.start_background_self_checks(beside.cases())) == ["die-hard", "hour-clock"]
-    records = _graded(beside)
+    records = _graded(beside, _not_a_copy)
     beside.stop_background_self_checks()
     assert _verdicts(records) == expected
     assert beside.coverage().covered == inline.coverage().covered == {"die-hard", "hour-clock"}
-    # No item made a costly self-check before grading: it came from the thread beside the items.
+    # No item waited for a self-check before grading.
     assert all(r["timings"]["self_check_s"] < 1.0 for r in records.values())
 
 
@@ -180,10 +186,18 @@ def test_a_copy_of_the_reference_waits_for_its_self_check_and_other_outputs_do_n
 
     other = _workspace(tmp_path / "other", "die-hard")
     (case,) = other.cases()
-    reference = case.condition.module_map[case.condition.main]
-    cut = reference.rindex("====")
-    text = reference[:cut] + "Unused == 1\n" + reference[cut:]
+    text = _not_a_copy(case.condition.module_map[case.condition.main])
     record = other.grade(case, Generation(text, "reference"))
     assert record["timings"]["self_check_s"] < 0.5  # nothing made before grading
     assert other.coverage().covered == {"die-hard"}  # the thread beside the grades made it
     assert record["grades"]["behavior"]["passed"]
+
+
+def test_a_reference_without_a_cached_check_is_costed_by_its_distinct_states() -> None:
+    from pytest_alias.run.costs import in_background, reference_seconds
+
+    assert reference_seconds(12.0, 10) == 12.0  # the cached check time wins
+    assert reference_seconds(None, None) is None
+    small, large = reference_seconds(None, 1_000), reference_seconds(None, 1_000_000)
+    assert small is not None and large is not None and large > 100 * small / 2
+    assert in_background(large) and not in_background(small) and not in_background(None)
