@@ -20,7 +20,7 @@ import string
 from typing import Iterable, Mapping
 
 from ..tla.cfg import ALL_KEYWORDS as CFG_KEYWORDS
-from ..tla.syntax import PLUSCAL_KEYWORDS, STANDARD_MODULES, STANDARD_NAMES, TLA_KEYWORDS
+from ..tla.syntax import PLUSCAL_KEYWORDS, STANDARD_MODULES, STANDARD_NAMES, TLA_KEYWORDS, is_identifier
 
 #: Names a new name must never take, whatever the spec.
 RESERVED: frozenset[str] = frozenset(TLA_KEYWORDS | PLUSCAL_KEYWORDS | STANDARD_NAMES | STANDARD_MODULES | CFG_KEYWORDS
@@ -73,8 +73,6 @@ def random_names(old_names: Iterable[str], seed: int, taken: Iterable[str] = ())
 
 def check_map(mapping: Mapping[str, str], taken: Iterable[str] = (), *, same_length: bool = False) -> list[str]:
     """Problems with a proposed name map (e.g. meaningful names): empty when it is usable."""
-    from ..tla.syntax import is_identifier
-
     problems: list[str] = []
     targets: dict[str, str] = {}
     taken_set = set(taken) - set(mapping)

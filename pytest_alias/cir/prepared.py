@@ -14,14 +14,17 @@ import dataclasses
 import hashlib
 import json
 import os
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .. import switches
+from ..progress import Progress
 from ..tasks.model import Condition, Task
 from ..tla.cache import RunCache, content_key, default_cache_dir
+from ..tla.runner import default_tools
 from .conditions import RenamedCondition, meaningful_condition, published_condition, random_condition, rename_seeds
 
 #: Bump when renaming or verification would give a different condition for the same inputs.
@@ -148,8 +151,6 @@ def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...]
     """Each task with its prepared ``kinds`` (``random`` with ``renamings`` seeds, or from the
     published ``rename_maps``), read from ``cache`` or built; a progress line appears once something
     has to be built, so a fully cached run stays silent."""
-    from ..progress import Progress
-
     prepared: list[tuple[Task, list[Prepared]]] = []
     progress: Progress | None = None
 
@@ -197,10 +198,6 @@ def verify_renamed(tasks: list[Task], seed: int, *, tools: Any = None, live: boo
     Reads the condition cache a run or ``tla-alias build`` filled and builds (and stores) only what
     it lacks.
     """
-    import sys
-
-    from ..tla.runner import default_tools
-
     own = tools or default_tools()
     cache = ConditionCache(own.cache_dir, own.toolchain.jar.sha256)
     prepared = prepare_all(cache, tasks, ["random"], seed=seed, meaningful_maps=None, tools=lambda: own,

@@ -145,7 +145,9 @@ def cmd_validate_grader(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(table.to_dict()))
     else:
-        print(table.to_markdown() if args.markdown else table.to_text(), end="")
+        from ..report.grader_validation import table_j1_markdown, table_j1_text
+
+        print(table_j1_markdown(table) if args.markdown else table_j1_text(table), end="")
     return 0 if table.ok else 1
 
 

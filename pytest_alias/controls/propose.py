@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
+from ..atomic import check_output_file, write_output_json
 from ..cir.rename import collect_identifiers
 from ..models.base import DecodingParams, GenerationRequest
 from ..tasks.model import Task
@@ -106,10 +108,6 @@ def propose_names(model: Any, tasks: Sequence[Task], *, store: Any, cache: Any, 
 
 def write_maps(result: ProposalResult, path: Any, *, model: str, suite: str) -> None:
     """The maps ``--alias-meaningful-maps`` reads ({task: {old: new}}), and beside them what was dropped."""
-    from pathlib import Path
-
-    from ..atomic import check_output_file, write_output_json
-
     target = Path(path)
     report = target.with_name(target.stem + ".report.json")
     check_output_file(report)  # both checked before either is written

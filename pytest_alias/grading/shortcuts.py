@@ -69,7 +69,6 @@ import hashlib
 import re
 from pathlib import Path
 
-from ..switches import ENV, NAMES, enabled, in_force  # noqa: F401 - the switch, re-exported
 
 #: TLC's message "Computing initial states...": printed before TLC evaluates any state.
 _COMPUTING_INIT = "@!@!@STARTMSG 2189:"

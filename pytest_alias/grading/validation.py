@@ -28,7 +28,6 @@ from __future__ import annotations
 from ..errors import UsageProblem
 
 import time
-from collections import Counter
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -337,7 +336,8 @@ class ValidationRow:
 
 @dataclass(frozen=True)
 class ValidationTable:
-    """Table J.1 for a suite: per-task results, rows, and whether the grader behaved."""
+    """Table J.1 for a suite: per-task results, rows, and whether the grader behaved (data only:
+    ``report/grader_validation.py`` lays it out as Markdown or text)."""
 
     mode: str
     tasks: tuple[TaskValidation, ...]
@@ -372,39 +372,6 @@ class ValidationTable:
         return {"mode": self.mode, "ok": self.ok, "rows": [r.to_dict() for r in self.rows()],
                 "tasks": [t.to_dict() for t in self.tasks], "launches": self.launches(),
                 "seconds": round(self.seconds, 3)}
-
-    def _summary(self) -> list[str]:
-        eligible = [t for t in self.tasks if t.eligible]
-        skipped = Counter(t.notes["operator_renamed"] for t in eligible if "operator_renamed" in t.notes)
-        lines = [f"{len(eligible)}/{len(self.tasks)} tasks eligible; "
-                 f"{sum(t.covered for t in eligible)} covered (reference passes against itself)."]
-        lines += [f"Left out: {t.task_id}: {t.notes.get('eligible', 'not eligible')}"
-                  for t in self.tasks if not t.eligible]
-        if skipped:
-            lines.append("Operator-renamed copies left out: "
-                         + ", ".join(f"{n} {why}" for why, n in sorted(skipped.items())) + ".")
-        for task_id, case in self.wrong():
-            lines.append(f"WRONG: {task_id} {case.control} ({case.label}): "
-                         f"{'passed' if case.passed else 'failed: ' + str(case.reason)}")
-        for task in eligible:
-            if "error" in task.notes:
-                lines.append(f"ERROR: {task.task_id}: {task.notes['error']}")
-        return lines
-
-    def to_markdown(self) -> str:
-        """The table as Markdown, with a summary line per left-out group and per wrong verdict."""
-        lines = [f"Table J.1 (behavior grade, mode {self.mode}). A positive control should pass and a "
-                 "negative control should fail.", "", "| Control | n | Passed |", "|---|---:|---:|"]
-        lines += [f"| {r.label} | {r.n} | {r.passed} |" for r in self.rows()]
-        return "\n".join(lines + [""] + self._summary()) + "\n"
-
-    def to_text(self) -> str:
-        """The table as aligned plain text."""
-        rows = [("Control", "n", "Passed")] + [(r.label, str(r.n), str(r.passed)) for r in self.rows()]
-        width = max(len(r[0]) for r in rows)
-        lines = [f"Table J.1 (behavior grade, mode {self.mode})"]
-        lines += [f"{a.ljust(width)}  {b.rjust(4)}  {c.rjust(6)}" for a, b, c in rows]
-        return "\n".join(lines + [""] + self._summary()) + "\n"
 
 
 def validate_grader(tasks: Sequence[Task], *, tools: TlaTools | None = None, mode: str = "paper",

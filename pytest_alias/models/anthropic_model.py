@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 from .api_batch import BatchGone, ItemResult
 from .api_common import APIModel, Parsed
-from .api_config import merge_spec_options
+from .spec import with_spec_options
 from .api_usage import Price, int_fields
 from .base import DecodingParams, GenerationRequest
 
@@ -150,5 +150,5 @@ def create_opus(**options: Any) -> AnthropicModel:
 
 def create_claude(argument: str, **options: Any) -> AnthropicModel:
     """Registry factory for ``claude:MODEL-ID[?option=value&…]``, e.g. ``claude:claude-opus-4-8?batch=0``."""
-    model_id, merged = merge_spec_options(argument, options)
+    model_id, merged = with_spec_options(argument, options)
     return AnthropicModel(model_id, **merged)

@@ -4,7 +4,7 @@ Nothing here imports a provider SDK. ``APIModel`` takes the options every API mo
 runs ``generate`` through the batch API or direct calls; the providers fill in its hooks. Its
 parts live beside it:
 
-* ``api_config``: errors, API keys from the environment, spec options (``claude:ID?batch=0``);
+* ``api_config``: errors, API keys from the environment, option values (``spec`` cuts ``claude:ID?batch=0``);
 * ``api_usage``: token prices and the cost estimate of one sample;
 * ``api_retry``: exponential backoff around calls that fail transiently;
 * ``api_batch``: the on-disk batch journal and the submit → poll → collect → re-submit loop that

@@ -1,8 +1,8 @@
-"""Configuration of the hosted-API backends: their errors, API keys and spec options.
+"""Configuration of the hosted-API backends: their errors, API keys and option values.
 
 Nothing here imports a provider SDK. A spec such as ``claude:ID?batch=0&max_tokens=16000`` is split
-into the model id and its options here, and option values are coerced with one-line
-``ModelConfigError`` messages.
+into the model id and its options by ``models/spec.py``; the option values are coerced here, with
+one-line ``ModelConfigError`` messages.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from ..errors import AliasError, UsageProblem
 
 import os
 from typing import Any
-from urllib.parse import parse_qsl
 
 __all__ = [
     "BATCH_ENV", "APIModelError", "BatchFailedError", "ModelConfigError", "as_bool", "as_float", "as_int",
-    "batch_default", "merge_spec_options", "require_env_key", "split_spec",
+    "batch_default", "require_env_key",
 ]
 
 #: Set to 0 to make every API model call the direct (non-batch) endpoint unless its spec says otherwise.
@@ -46,20 +45,6 @@ def require_env_key(variable: str, provider: str) -> str:
     if not value:
         raise ModelConfigError(f"{provider} models need an API key: set the environment variable {variable}")
     return value
-
-
-def split_spec(argument: str) -> tuple[str, dict[str, str]]:
-    """``"ID?batch=0&max_tokens=16000"`` → ``("ID", {"batch": "0", "max_tokens": "16000"})``."""
-    model_id, _, query = argument.partition("?")
-    model_id = model_id.strip()
-    if not model_id:
-        raise ModelConfigError(f"model spec {argument!r} names no model id")
-    options: dict[str, str] = {}
-    for name, value in parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)):
-        if name in options:
-            raise ModelConfigError(f"model spec {argument!r} sets {name!r} twice")
-        options[name] = value
-    return model_id, options
 
 
 def as_bool(name: str, value: Any) -> bool:
@@ -102,11 +87,3 @@ def batch_default() -> bool:
     value = os.environ.get(BATCH_ENV)
     return True if value is None or not value.strip() else as_bool(BATCH_ENV, value)
 
-
-def merge_spec_options(argument: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The model id of a prefix spec (``ID?opt=value``) and its query options merged with keyword ones."""
-    model_id, query = split_spec(argument)
-    clash = sorted(set(query) & set(options))
-    if clash:
-        raise ModelConfigError(f"option(s) {', '.join(clash)} given both in the spec and as keywords")
-    return model_id, {**options, **query}

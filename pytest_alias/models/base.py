@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence, runtime_checkable
 
 from .prompts import PromptStyle, render_prompt
+from .redact import redact, redact_json, redact_values, shorten
 
 if TYPE_CHECKING:  # models stand alone: a Condition is only carried, never required at import
     from ..tasks.model import Condition
@@ -119,8 +120,6 @@ class Generation:
     def __post_init__(self) -> None:
         # The one redaction step for what a provider sent: nothing below reaches a record, the store,
         # a report or the console with a key in it (gateways echo keys in their error messages).
-        from .redact import redact, redact_json, redact_values
-
         if self.error is not None:
             object.__setattr__(self, "error", redact(self.error))
         if self.raw is not None:
@@ -132,8 +131,6 @@ class Generation:
     def failed(cls, model: str, error: BaseException | str) -> Generation:
         """The stand-in for a request the model could not answer: one line, and for an exception its
         traceback in ``raw["error_detail"]`` (shown behind ``-v``)."""
-        from .redact import shorten
-
         text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
         line = shorten(text, 300) or "unknown error"  # redacted whole, then cut: a cut key would survive
         detail = "" if isinstance(error, str) else "".join(traceback.format_exception(error, limit=6))

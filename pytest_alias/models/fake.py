@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from .api_config import as_float, as_int, merge_spec_options
+from .api_config import as_float, as_int
 from .base import DecodingParams, Generation, GenerationRequest
+from .spec import with_spec_options
 
 
 class FakeModel:
@@ -56,7 +57,7 @@ class FakeModel:
 
 def create_fake(argument: str = "", text: str | None = None, **options: str) -> FakeModel:
     """Registry factory for ``fake`` and ``fake:NAME[?delay=S&batch_size=N&count=FILE]``."""
-    name, query = merge_spec_options(argument, options) if argument else ("fake", options)
+    name, query = with_spec_options(argument, options) if argument else ("fake", options)
     unknown = sorted(set(query) - {"delay", "batch_size", "count"})
     if unknown:
         raise ValueError(f"fake model: unknown option(s) {', '.join(unknown)}")

@@ -26,6 +26,7 @@ import hashlib
 import importlib.util
 import json
 import time
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Sequence, cast
 
@@ -34,6 +35,7 @@ from .base import DecodingParams, Generation, GenerationRequest
 from .local_likelihood import MAX_SCORED_TOKENS, TokenScores, score_batch
 from .local_stop import cut_text
 from .prompts import finetune_prompt
+from .spec import with_spec_options
 
 EXTRA_HINT = "pip install 'pytest-alias[local]' (install torch==2.13.0 first for the CPU build)"
 PROMPT_STYLES = ("finetune", "chat", "raw")
@@ -150,7 +152,7 @@ class LocalModel:
         trained = adapter_training(self.lora)
         #: Which split, half and arm the adapter was trained on (from training.json), for the exposure analysis.
         self.exposure: dict[str, Any] | None = (
-            {**{key: trained[key] for key in ("split", "half", "arm") if key in trained},
+            {**{key: trained[key] for key in ("split", "half", "arm", "dose") if key in trained},
              "base": trained.get("base_spec", ""), **_training_settings(trained)} if trained.get("half") else None)
         self.device = _device(device)
         self._dtype = resolve_dtype(dtype, self.device.type)
@@ -206,7 +208,9 @@ class LocalModel:
     def render(self, request: GenerationRequest) -> str:
         """The exact text the model continues for ``request`` under this model's prompt style."""
         prompt = request.prompt
-        if self.prompt_style == "finetune" and request.condition is not None:
+        # An exposure adapter (tla-alias finetune) is tested with the prompt it was trained on, appendix E's,
+        # inside the chat template for a chat model: "trained and tested with the prompt" (appendix E).
+        if (self.prompt_style == "finetune" or self.exposure is not None) and request.condition is not None:
             prompt = finetune_prompt(request.condition.description)
         # The answer's prefix (the module header) is written for the model and kept in its output.
         return self.wrap(prompt) + request.prefix
@@ -351,22 +355,10 @@ def smollm2_dir() -> Path:
 
 
 def _package_version(name: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version(name)
     except PackageNotFoundError:
         return "unknown"
-
-
-def _with_carried(argument: str, options: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """``PATH?lora=DIR&…`` → the path and ``options`` with the carried ones (which win)."""
-    if "?" not in argument:
-        return argument, options
-    from .api_config import split_spec
-
-    path, carried = split_spec(argument)
-    return path, {**options, **carried}
 
 
 def adapter_training(lora: str | Path | None) -> dict[str, Any]:
@@ -381,8 +373,9 @@ def adapter_training(lora: str | Path | None) -> dict[str, Any]:
 
 
 #: The fine-tuning settings a record of a fine-tuned model repeats, so a deviation from appendix E
-#: (bf16 rather than fp16, a weight decay, LoRA on the text layers only) shows in every record.
-TRAINING_NOTE_KEYS = ("dtype", "weight_decay", "lora_layers", "target_modules")
+#: (bf16 rather than fp16, a weight decay, LoRA on the text layers only, an exposure dose's epochs and
+#: learning rate) shows in every record.
+TRAINING_NOTE_KEYS = ("dtype", "weight_decay", "lora_layers", "target_modules", "epochs", "learning_rate")
 
 
 def _training_settings(trained: dict[str, Any]) -> dict[str, Any]:
@@ -406,7 +399,7 @@ def create_local(argument: str, **options: Any) -> LocalModel:
     """Registry factory for ``hf:PATH[?option=value&…]``: options ``lora``, ``prompt_style``,
     ``batch_size``, ``device``, ``dtype``, ``temperature``, ``top_p``, ``max_new_tokens``, ``threads``,
     ``gguf_file``; those after ``?`` win over the run's."""
-    path, options = _with_carried(argument, options)
+    path, options = with_spec_options(argument, options, spec_wins=True)
     options = {key: value for key, value in options.items() if value not in ("", None)}
     return LocalModel(path, **{**_adapter_defaults(options), **options})
 
@@ -428,7 +421,7 @@ def create_smollm2(**options: Any) -> LocalModel:
 
 def check_local(argument: str, **options: Any) -> None:
     """What ``create_local`` needs, checked without loading weights: the extra, the folder, the adapter."""
-    argument, options = _with_carried(argument, options)
+    argument, options = with_spec_options(argument, options, spec_wins=True)
     lora = options.get("lora")
     import_backend("torch", "transformers", *(("peft",) if lora else ()), *(("gguf",) if options.get("gguf_file") else ()))
     if not Path(argument).expanduser().is_dir():

@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 from .api_batch import BatchGone, ItemResult
 from .api_common import APIModel, Parsed
-from .api_config import merge_spec_options
+from .spec import with_spec_options
 from .api_usage import Price, int_fields
 from .base import DecodingParams, GenerationRequest
 
@@ -169,5 +169,5 @@ def create_gpt5(**options: Any) -> OpenAIModel:
 
 def create_openai(argument: str, **options: Any) -> OpenAIModel:
     """Registry factory for ``openai:MODEL-ID[?option=value&…]``, e.g. ``openai:gpt-5-mini?batch=0``."""
-    model_id, merged = merge_spec_options(argument, options)
+    model_id, merged = with_spec_options(argument, options)
     return OpenAIModel(model_id, **merged)

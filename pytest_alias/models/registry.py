@@ -15,7 +15,9 @@ from typing import Any, Callable, Union
 
 import pluggy
 
+from .. import hookspecs
 from .base import Model
+from .spec import spec_head, with_spec_options
 
 #: What ``opus`` asks for (``anthropic_model.OPUS_MODEL``, kept here too so listing models imports no SDK).
 OPUS_ID = "claude-opus-5-5"
@@ -93,20 +95,16 @@ class ModelRegistry:
         head, colon, argument = spec.partition(":")
         if colon and head in self._prefixes:
             return self._prefixes[head], argument
-        name, question, _ = spec.partition("?")
-        if question and name in self._names:  # an exact name with options: smollm2?lora=DIR
-            return self._names[name], None
+        if "?" in spec and spec_head(spec) in self._names:  # an exact name with options: smollm2?lora=DIR
+            return self._names[spec_head(spec)], None
         return None
 
     @staticmethod
     def _spec_options(spec: str, argument: str | None, options: dict[str, Any]) -> dict[str, Any]:
         """``options`` with those an exact name carries after ``?`` (the spec's own win)."""
-        if argument is not None or "?" not in spec:
+        if argument is not None:  # a prefix's factory reads the options its argument carries
             return options
-        from .api_config import split_spec
-
-        _, carried = split_spec(spec)
-        return {**options, **carried}
+        return with_spec_options(spec, options, spec_wins=True)[1]
 
     def create(self, spec: str, **options: Any) -> Model:
         """Build the model that ``spec`` names; unknown specs raise ``ModelSpecError``."""
@@ -178,8 +176,6 @@ def register_builtin_models(registry: ModelRegistry) -> None:
 
 def make_plugin_manager(load_entrypoints: bool = True) -> pluggy.PluginManager:
     """A plugin manager for the ``alias`` project, with installed ``alias`` entry points loaded."""
-    from .. import hookspecs
-
     manager = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     manager.add_hookspecs(hookspecs)
     if load_entrypoints:

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from ..atomic import check_output_file, current_umask
 from ..vocabulary import CONDITIONS
 from .aggregate import task_rates
 
@@ -159,11 +160,12 @@ def exposure_figures(analysis: Mapping[str, Any] | None) -> list[Figure]:
     effects = [e for e in (analysis or {}).get("effects", ()) if e["subset"] == "all" and e["unit"] == "points"]
     covered = (analysis or {}).get("covered")
     figures = []
-    for family, arm in dict.fromkeys((e["family"], e["arm"]) for e in effects):
-        effect = _t1_effect([e for e in effects if (e["family"], e["arm"]) == (family, arm)])
+    # One figure per family, arm and exposure dose (two doses of one family are two experiments).
+    for family, arm, dose in dict.fromkeys((e["family"], e["arm"], e.get("dose", "")) for e in effects):
+        effect = _t1_effect([e for e in effects if (e["family"], e["arm"], e.get("dose", "")) == (family, arm, dose)])
         if effect is None:
             continue
-        name, n, cells = f"{family} {arm}".strip(), effect["n"], effect["cells"]
+        name, n, cells = f"{family} {arm}".strip() + (f", {dose} dose" if dose else ""), effect["n"], effect["cells"]
         scope = f"the {n} covered tasks" if effect["measure"] == "behavior" and covered is not None else f"{n} tasks"
         rates = [{"label": condition, "n": n, "values": {"seen": cells[f"{condition}_seen"],
                                                           "unseen": cells[f"{condition}_unseen"]}}
@@ -211,7 +213,7 @@ def run_figures(records: Sequence[Mapping[str, Any]], aggregate: Mapping[str, An
 
 
 def _pyplot() -> Any:
-    import matplotlib
+    import matplotlib  # deferred: slow to load, and only drawing needs it
 
     matplotlib.use("Agg")  # no display: files and inline images only
     import matplotlib.pyplot as plt
@@ -351,8 +353,6 @@ def figure_markdown(figures: Sequence[Figure]) -> list[str]:
 def write_png(path: Path, data: bytes) -> None:
     """``data`` to ``path`` through a temporary file and ``os.replace`` (the report's other files are
     written the same way; ``atomic_write`` is for text), with the permissions the umask allows."""
-    from ..atomic import check_output_file, current_umask
-
     check_output_file(path)
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

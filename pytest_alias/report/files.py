@@ -69,6 +69,8 @@ def write_report(path: Path, records: list[dict[str, Any]], aggregate: Mapping[s
     elif suffix == ".csv":
         write_csv(path, records)
     elif suffix in (".md", ".html"):  # the one report document, as ``tla-alias report RUN.json`` renders it
+        # Deferred: the paper document loads the grading package (covered_tasks) and the figures;
+        # a run writing its JSON or CSV report needs none of it.
         from .paper import build_paper_report, render_html_report, render_markdown_report
 
         report = build_paper_report(records, run=metadata, resamples=int(aggregate.get("resamples", BOOTSTRAP_RESAMPLES)),

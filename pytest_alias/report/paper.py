@@ -16,6 +16,7 @@ from operator import methodcaller
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from ..atomic import check_output_file, check_output_folder, read_json, write_output
 from .aggregate import paired_decrease, aggregate, task_rates
 from .agreement import agreement_rows, caption as agreement_caption
 from .continuation import continuation_analysis
@@ -24,11 +25,13 @@ from .meaningful import MEANINGFUL_HEADER, meaningful_comparison, meaningful_row
 from .positions import first_sample_rate, position_decreases
 from ..cir.known_names import LISTS
 from .controls import disagreements, known_name_comparison
+from .cost import COST_CAPTION, COST_HEADER, actual_usage, cost_rows
+from .outcomes import CAPTION as OUTCOME_CAPTION, outcome_table
 from .seeds import SEED_CAPTION, seed_rows, seed_table
 from .tables import decrease_rows, p_value, rate_rows
 from ..grading.validation import covered_tasks
-from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, HEADER as VERDICT_HEADER, VerdictEvidence, \
-    agreement_evidence, anchor, upper_bound, verdict_data, verdict_evidence, verdict_reading
+from .verdict import CAPTION as VERDICT_CAPTION, EXPOSURE_TABLE, VerdictEvidence, agreement_evidence, anchor, \
+    upper_bound, verdict_data, verdict_evidence, verdict_header, verdict_reading, with_detection
 from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 
@@ -375,7 +378,8 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
     if exposure is not None:  # rendered by the exposure package (it sits beside this one, not below)
         report.exposure_markdown, exposure_data = exposure([*records, *exposure_rows], resamples, seed, covered)
     report.figures = run_figures(records, report.aggregate, exposure_data)
-    verdict = verdict_section(report, [*agreement_evidence((run or {}).get("agreement")), *evidence])
+    verdict = verdict_section(report, [*agreement_evidence((run or {}).get("agreement")), *evidence],
+                              (exposure_data or {}).get("detection"))  # a split: each row's detection of known exposure
     if verdict is not None:
         report.sections.insert(0, verdict)
     return report
@@ -384,9 +388,6 @@ def build_paper_report(records: Sequence[dict[str, Any]], *, validation: Mapping
 def run_sections(records: Sequence[dict[str, Any]], run: Mapping[str, Any] | None) -> list[Section]:
     """The run's own tables, in every format as in the terminal summary: outcomes, cost, why each failing
     item failed, and (from a run file) its settings."""
-    from .cost import COST_CAPTION, COST_HEADER, actual_usage, cost_rows
-    from .outcomes import CAPTION as OUTCOME_CAPTION, outcome_table
-
     sections = []
     header, rows = outcome_table(records)
     if rows:
@@ -422,14 +423,18 @@ def partial_note(run: Mapping[str, Any] | None) -> str | None:
     return f"PARTIAL results: {', '.join(p for p in parts if p)}; every figure covers the records present only."
 
 
-def verdict_section(report: PaperReport, extra: Sequence[VerdictEvidence] = ()) -> Section | None:
-    """The contamination verdict: one table of the evidence rows with the reading they support."""
+def verdict_section(report: PaperReport, extra: Sequence[VerdictEvidence] = (),
+                    detection: Sequence[Mapping[str, Any]] | None = None) -> Section | None:
+    """The contamination verdict: one table of the evidence rows with the reading they support; with
+    ``detection`` (the exposure analysis's rows) a column says how well each row detects known exposure."""
     rows = verdict_evidence(report.aggregate, report.sections, extra)
     if not rows:
         return None
-    return Section("What this run shows about memorization (verdict)", VERDICT_CAPTION, list(VERDICT_HEADER),
+    rows = with_detection(rows, detection) if detection else rows
+    header = verdict_header(rows)
+    return Section("What this run shows about memorization (verdict)", VERDICT_CAPTION, header,
                    [row.cells() for row in rows], verdict_data(rows), text=verdict_reading(rows),
-                   link_column=VERDICT_HEADER.index("table"))
+                   link_column=header.index("table"))
 
 
 HTML_STYLE = ("body{font-family:sans-serif;margin:2em} table{border-collapse:collapse;margin:1em 0}"
@@ -487,8 +492,6 @@ def render_html_report(report: PaperReport, records: Sequence[dict[str, Any]],
 
 def _read_previous(path: Path) -> Any:
     """An earlier ``report.json`` in the output folder (None when absent or unreadable)."""
-    from ..atomic import read_json
-
     try:
         return read_json(path) if path.is_file() and not path.is_symlink() else None
     except (OSError, ValueError):
@@ -499,8 +502,6 @@ def write_paper_report(report: PaperReport, records: Sequence[dict[str, Any]], o
     """``report.md``, ``report.json``, ``report.html`` and each figure's PNG in ``out``, each written
     atomically; ``out`` and every path are checked before the first is written (regular files only,
     no links). Each figure is drawn once, for its file and the page."""
-    from ..atomic import check_output_file, check_output_folder, write_output
-
     check_output_folder(out)
     previous = _read_previous(out / "report.json")
     pngs = render_pngs(report.figures)

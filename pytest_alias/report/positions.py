@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
+from ..atomic import parse_json
 from ..records import graded_verdict
 from ..vocabulary import BOOTSTRAP_RESAMPLES
 
@@ -80,8 +81,6 @@ def read_ids(path: Path | str) -> list[str]:
     text = Path(path).read_text(encoding="utf-8")
     stripped = text.strip()
     if stripped.startswith("["):
-        from ..atomic import parse_json
-
         try:
             data = parse_json(stripped)
         except ValueError as exc:

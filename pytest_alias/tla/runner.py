@@ -27,7 +27,7 @@ from .launcher import (EXPECTED_SECONDS, Launcher, ToolRun, ToolRunError, enviro
                        machine_fault)
 from .library import needed_library
 from .modsplit import significant_text
-from .sany import SanyResult, parse_sany_output
+from .sany import SanyError, SanyResult, parse_sany_output
 from .specfiles import SpecFiles, Staged, stage
 from .streams import GRAPH_CAP, MB, budgets, disk_fault, graph_cap, tree_size
 from .tlc import TlcResult, classify
@@ -186,14 +186,10 @@ class TlaTools:
             _raise_disk_fault("SANY", staged)
         _raise_environment_fault("SANY", run)
         if run.exceeded is not None:
-            from .sany import SanyError
-
             error = SanyError("fatal", over_budget_message(run.exceeded, "SANY"))
             return SanyResult(False, None, (error,), run.output, run.seconds)
         self._store(key, run)
         if run.timed_out:
-            from .sany import SanyError
-
             error = SanyError("fatal", f"SANY ran past its {timeout:g} s limit")
             return SanyResult(False, None, (error,), run.output, run.seconds, True)
         ok, errors = parse_sany_output(run.output, run.exit_code, spec.main)

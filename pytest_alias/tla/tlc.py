@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .values import Value, ValueParseError, parse_state
+from .values import Value, ValueParseError, format_value, parse_state
 
 Status = Literal[
     "ok", "invariant_violation", "property_violation", "deadlock", "assumption_failure", "parse_error",
@@ -80,8 +80,6 @@ class TraceState:
     text: str = field(repr=False, default="")
 
     def to_dict(self) -> dict[str, Any]:
-        from .values import format_value
-
         return {"index": self.index, "action": self.action, "values": {k: format_value(v) for k, v in self.values.items()}}
 
 

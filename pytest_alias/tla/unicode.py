@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from .syntax import parse_module
+
 __all__ = ["ASCII_FORMS", "to_ascii"]
 
 #: Each Unicode symbol's ASCII form (the TLA+ Unicode table; the standard sets written as their names).
@@ -39,8 +41,6 @@ _BULLET_LINE = re.compile(r"[ \t]*(/\\|\\/|∧|∨)")
 
 def _ignored_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of comments and strings, from the tree-sitter parse (byte spans converted)."""
-    from .syntax import parse_module
-
     syntax = parse_module(text, None)
     raw = text.encode("utf-8")
     spans = []

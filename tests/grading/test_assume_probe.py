@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from pytest_alias.grading import assume_probe, behavior, shortcuts
+from pytest_alias import switches
+from pytest_alias.grading import assume_probe, behavior
 from pytest_alias.grading.assume_probe import assumption_conjuncts
 from pytest_alias.grading.behavior import grade_behavior
 from pytest_alias.tasks.model import Task
@@ -67,7 +68,7 @@ def _graded_both_ways(output: str, task: Task, tmp_path: Any,
     monkeypatch.setattr(assume_probe.AssumptionProbe, "doomed", spy)
     graded = []
     for way in ("off", "on"):
-        monkeypatch.setenv(shortcuts.ENV, way)
+        monkeypatch.setenv(switches.ENV, way)
         tools = TlaTools(cache_dir=tmp_path / way)
         graded.append((grade_behavior(output, task.original(), tools, timeout=60), tools.launches["tlc"]))
     (plain, plain_runs), (short, short_runs) = graded
@@ -167,7 +168,7 @@ def test_one_server_run_learns_every_evaluation_and_a_fresh_jvm_learns_the_same(
     values where both evaluated, and give the same verdict."""
     real = assume_probe.AssumptionProbe._probe
     monkeypatch.setattr(assume_probe, "MAX_PROBE_RUNS", 100)  # the fresh JVM needs a run per failure
-    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setenv(switches.ENV, "on")
     seen: dict[str, tuple[list[int], list[dict[Any, bool]], Any]] = {}
     for launch in ("server", "fresh"):
         runs: list[int] = []

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_alias.grading import shortcuts
+from pytest_alias import switches
 from pytest_alias.grading.behavior import grade_behavior
 from pytest_alias.grading.graphfilter import GraphFilter
 from pytest_alias.grading.mapping import NameMapping
@@ -56,7 +56,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]
     found: dict[str, dict[str, Any]] = {"off": {}, "on": {}}
     with pytest.MonkeyPatch.context() as patch:
         for way in ("off", "on"):
-            patch.setenv(shortcuts.ENV, way)
+            patch.setenv(switches.ENV, way)
             tools = TlaTools(cache_dir=tmp_path_factory.mktemp(f"cache-{way}"))
             grade_behavior(QUAD, QUAD_TASK.original(), tools, timeout=60)  # R's own work, not counted below
             for kind, text in OUTPUTS.items():
@@ -108,7 +108,7 @@ def test_a_subscript_that_leaves_a_variable_free_is_respected(tmp_path: Any, mon
         made.append(self)
 
     monkeypatch.setattr(GraphFilter, "__init__", keep)
-    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setenv(switches.ENV, "on")
     result = grade_behavior(output, task.original(), TlaTools(cache_dir=tmp_path), timeout=60)
     assert result.details["attempts"][0]["forward"] == "ok"  # TLC: G's d steps are stutters for R
     identity = NameMapping(tuple((v, v) for v in "abcd"), (("N", "N"),))
@@ -124,7 +124,7 @@ def _both_ways(output: str, task: Task, tmp_path: Any, monkeypatch: pytest.Monke
     each grade with the TLC runs it launched."""
     graded = []
     for way in ("off", "on"):
-        monkeypatch.setenv(shortcuts.ENV, way)
+        monkeypatch.setenv(switches.ENV, way)
         tools = TlaTools(cache_dir=tmp_path / way)
         result = grade_behavior(output, task.original(), tools, timeout=60)
         graded.append((result, tools.launches["tlc"]))

@@ -12,7 +12,7 @@ import pytest
 from pytest_alias.run.cases import Case
 from pytest_alias.grading.context import grade_context
 from pytest_alias.run.record import evaluate
-from pytest_alias.grading import shortcuts
+from pytest_alias import switches
 from pytest_alias.grading.graphpass import within
 from pytest_alias.tasks.suites import load_suite
 from pytest_alias.tla.cfg import parse_cfg
@@ -62,7 +62,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[tuple[str
     found: dict[str, dict[tuple[str, str], dict[str, Any]]] = {"off": {}, "on": {}}
     with pytest.MonkeyPatch.context() as patch:
         for way in ("off", "on"):
-            patch.setenv(shortcuts.ENV, way)
+            patch.setenv(switches.ENV, way)
             tools = TlaTools(cache_dir=tmp_path_factory.mktemp(f"cache-{way}"))
             for task_id in ("die-hard", "phases"):
                 task = _task(task_id)
@@ -141,7 +141,7 @@ def test_a_fair_reference_leaves_the_forward_check_to_tlc(graded: dict[str, Any]
 def test_a_temporal_property_keeps_no_graph_where_its_dump_would_be_dear(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where TLC would write the liveness graph beside the dump (a jar the override was not checked
     against, or a fresh JVM per run), a cfg with PROPERTY entries keeps no graph."""
-    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setenv(switches.ENV, "on")
     tools = TlaTools(use_cache=False)
     phases, die_hard = _task("phases").original().cfg, _task("die-hard").original().cfg
     assert tools.launcher.quiet_liveness_dump and keeps_graph(phases, tools) and keeps_graph(die_hard, tools)
@@ -150,7 +150,7 @@ def test_a_temporal_property_keeps_no_graph_where_its_dump_would_be_dear(monkeyp
 
 
 def test_nothing_is_read_off_without_the_self_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setenv(switches.ENV, "on")
     tools = TlaTools(cache_dir=tmp_path)
     task = _task("die-hard")
     condition = task.original()
@@ -232,7 +232,7 @@ def test_a_renamed_copy_keeps_its_graph_only_where_the_original_did(tmp_path: Pa
     from pytest_alias.cir.rename import random_renaming
     from pytest_alias.tla import sidegraph
 
-    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setenv(switches.ENV, "on")
     monkeypatch.setattr(verify, "GRAPH_CAP", cap)
     monkeypatch.setattr(sidegraph, "GRAPH_CAP", cap)
     tools = TlaTools(cache_dir=tmp_path)

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from pytest_alias.grading import behavior, search_rules, shortcuts
+from pytest_alias import switches
+from pytest_alias.grading import behavior, search_rules
 from pytest_alias.grading.behavior import grade_behavior
 from pytest_alias.grading.search_state import FailureReasons
 from pytest_alias.grading.mapping import NameMapping
@@ -84,7 +85,7 @@ def test_the_rules_are_none_with_the_shortcuts_off(way: str, tmp_path: Any, monk
         return made[-1]
 
     monkeypatch.setattr(behavior, "_search_rules", spy)
-    monkeypatch.setenv(shortcuts.ENV, way)
+    monkeypatch.setenv(switches.ENV, way)
     condition = Task("counter", "d", (("Counter", COUNTER),), "SPECIFICATION Spec\n").original()
     result = grade_behavior(COUNTER.replace("x < 2", "x < 3"), condition, TlaTools(cache_dir=tmp_path), timeout=60)
     assert not result.passed and len(made) == 1

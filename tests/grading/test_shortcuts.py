@@ -11,6 +11,7 @@ import pytest
 from pytest_alias.run.cases import Case
 from pytest_alias.grading.context import grade_context
 from pytest_alias.run.record import evaluate
+from pytest_alias import switches
 from pytest_alias.grading import shortcuts
 from pytest_alias.grading.mutants import generate_mutants
 from pytest_alias.tasks.suites import load_suite
@@ -64,7 +65,7 @@ def graded(die_hard: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
     found: dict[str, dict[str, Any]] = {"off": {}, "on": {}}
     with pytest.MonkeyPatch.context() as patch:
         for way in ("off", "on"):
-            patch.setenv(shortcuts.ENV, way)
+            patch.setenv(switches.ENV, way)
             tools = TlaTools(cache_dir=tmp_path_factory.mktemp(f"cache-{way}"))
             for kind, text in outputs(die_hard).items():
                 before = tools.launches["tlc"]
@@ -79,7 +80,7 @@ def graded(die_hard: Any, tmp_path_factory: pytest.TempPathFactory) -> dict[str,
 def test_shortcuts_give_the_plain_verdicts(graded: dict[str, dict[str, Any]], kind: str) -> None:
     plain, fast = graded["off"][kind], graded["on"][kind]
     assert verdicts(fast) == verdicts(plain)
-    assert plain["shortcuts"] == [] and fast["shortcuts"] == list(shortcuts.NAMES)
+    assert plain["shortcuts"] == [] and fast["shortcuts"] == list(switches.NAMES)
 
 
 def test_the_outputs_span_the_verdicts(graded: dict[str, dict[str, Any]]) -> None:
@@ -150,7 +151,7 @@ def test_an_output_with_no_initial_state_ends_the_search_under_those_constants(
 
 def test_the_same_module_is_graded_once(die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The same module in other wrapping takes the stored verdicts, within a run and across runs."""
-    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setenv(switches.ENV, "on")
     case = Case(die_hard, die_hard.original(), 0, "replay")
     text = outputs(die_hard)["wrong_behavior"]
     first = evaluate(case, text, GRADES, grade_context(TlaTools(cache_dir=tmp_path), timeout=60, mode="paper"))
@@ -165,17 +166,17 @@ def test_the_same_module_is_graded_once(die_hard: Any, tmp_path: Path, monkeypat
 
 
 def test_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(shortcuts.ENV, "off")
-    assert not shortcuts.enabled() and shortcuts.in_force() == []
-    monkeypatch.delenv(shortcuts.ENV)
-    assert shortcuts.enabled() and shortcuts.in_force() == list(shortcuts.NAMES)
+    monkeypatch.setenv(switches.ENV, "off")
+    assert not switches.enabled() and switches.in_force() == []
+    monkeypatch.delenv(switches.ENV)
+    assert switches.enabled() and switches.in_force() == list(switches.NAMES)
 
 
 @pytest.mark.parametrize("value, on", [("", True), ("ON", True), (" yes ", True), ("1", True), ("True", True),
                                        ("Off", False), ("0", False), ("no", False), ("FALSE", False)])
 def test_the_switch_reads_each_documented_value(value: str, on: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(shortcuts.ENV, value)
-    assert shortcuts.enabled() is on
+    monkeypatch.setenv(switches.ENV, value)
+    assert switches.enabled() is on
 
 
 @pytest.mark.parametrize("value", ["garbage", "2", "offf", "enabled"])
@@ -184,8 +185,8 @@ def test_a_switch_value_that_is_neither_on_nor_off_is_one_usage_error(value: str
     from pytest_alias.errors import UsageProblem
     from pytest_alias.tla.launcher import check_environment
 
-    monkeypatch.setenv(shortcuts.ENV, value)
-    for check in (shortcuts.enabled, check_environment):  # check_environment: both doors, before any work
+    monkeypatch.setenv(switches.ENV, value)
+    for check in (switches.enabled, check_environment):  # check_environment: both doors, before any work
         with pytest.raises(UsageProblem) as raised:
             check()
         message = str(raised.value)
@@ -237,7 +238,7 @@ def test_mappings_with_a_constant_of_another_arity_are_skipped_once_a_failure_se
     output = ARITY_REFERENCE.replace("x' = F(x)", "x' = F(F(x))")  # other steps under every mapping
     results = {}
     for switch in ("off", "on"):
-        monkeypatch.setenv(shortcuts.ENV, switch)
+        monkeypatch.setenv(switches.ENV, switch)
         tools = TlaTools(use_cache=False)
         results[switch] = (grade_behavior(output, condition, tools, timeout=60), tools.launches["tlc"])
     (plain, plain_runs), (fast, fast_runs) = results["off"], results["on"]
@@ -273,7 +274,7 @@ def test_mappings_whose_cfg_substitutes_a_definition_the_output_lacks_are_skippe
     results = {}
     for switch in ("off", "on"):
         with pytest.MonkeyPatch.context() as patch:
-            patch.setenv(shortcuts.ENV, switch)
+            patch.setenv(switches.ENV, switch)
             tools = TlaTools(use_cache=False)
             results[switch] = (grade_behavior(output, condition, tools, timeout=60), tools.launches["tlc"])
     (plain, plain_runs), (fast, fast_runs) = results["off"], results["on"]
@@ -328,7 +329,7 @@ def test_once_the_reference_fairness_fell_back_failing_mappings_run_its_safety_p
         monkeypatch.setattr(behavior, "MIN_MAPPINGS", 10**6)
     results = {}
     for switch in ("off", "on"):
-        monkeypatch.setenv(shortcuts.ENV, switch)
+        monkeypatch.setenv(switches.ENV, switch)
         tools = TlaTools(use_cache=False)
         results[switch] = (behavior.grade_behavior(output, condition, tools, timeout=60), tools.launches["tlc"])
     (plain, plain_runs), (fast, fast_runs) = results["off"], results["on"]
@@ -351,7 +352,7 @@ def test_a_copy_of_the_reference_has_its_reverse_check_read_off_the_forward_one(
     case = Case(die_hard, die_hard.original(), 0, "replay")  # no self-check known: the copy's forward check runs
     found = {}
     for way in ("off", "on"):
-        monkeypatch.setenv(shortcuts.ENV, way)
+        monkeypatch.setenv(switches.ENV, way)
         tools = TlaTools(cache_dir=tmp_path / way)
         for kind in ("copy", "equivalent_rewrite"):
             before = tools.launches["tlc"]
@@ -375,7 +376,7 @@ def test_a_copy_of_a_reference_that_passed_its_self_check_runs_no_refinement_che
     """Where the run's self-check of the task passed (same mode and limit), a copy's identity mapping is
     that self-check's: neither check runs; with another limit the forward check runs again."""
 
-    monkeypatch.setenv(shortcuts.ENV, "on")
+    monkeypatch.setenv(switches.ENV, "on")
     condition = die_hard.original()
     case = Case(die_hard, condition, 0, "replay")
     tools = TlaTools(cache_dir=tmp_path)
@@ -408,7 +409,7 @@ def test_a_passed_self_check_stands_for_the_renamed_condition(die_hard: Any, tmp
     assert text != reference
     found = {}
     for way in ("off", "on"):
-        monkeypatch.setenv(shortcuts.ENV, way)
+        monkeypatch.setenv(switches.ENV, way)
         tools = TlaTools(cache_dir=tmp_path / way)
         entry = evaluate(case, text, ["behavior"], grade_context(tools, timeout=60, mode="paper",
                                                                  reference_passed=("paper", 60)))["grades"]["behavior"]

@@ -7,6 +7,7 @@ import pytest
 from pytest_alias.cir.rename import collect_identifiers
 from pytest_alias.grading.validation import (ModeUnavailable, ValidationTable, guarded_grade, operator_renamed_copy,
                                              validate_grader, writer_use)
+from pytest_alias.report.grader_validation import table_j1_markdown, table_j1_text
 from pytest_alias.tasks.model import Task
 from pytest_alias.tasks.suites import load_suite
 
@@ -35,7 +36,7 @@ def test_every_positive_control_passes_and_every_kept_mutant_fails(table: Valida
 
 
 def test_table_renders_and_serializes(table: ValidationTable) -> None:
-    markdown, text, data = table.to_markdown(), table.to_text(), table.to_dict()
+    markdown, text, data = table_j1_markdown(table), table_j1_text(table), table.to_dict()
     for label in ("Reference against itself", "Operator-renamed reference", "Renamed reference and modules",
                   "Mutant with other reachable states"):
         assert label in markdown and label in text
@@ -122,7 +123,7 @@ def test_max_states_leaves_large_references_out_with_the_reason(tasks: dict[str,
     assert sorted(t.task_id for t in seen) == ["die-hard", "hour-clock"]
     rows = {row.control: row for row in table.rows()}
     assert (rows["self"].n, rows["self"].passed) == (1, 1)
-    assert "Left out: die-hard: the reference has 27 distinct states" in table.to_text()
+    assert "Left out: die-hard: the reference has 27 distinct states" in table_j1_text(table)
 
 
 def test_a_grader_error_mentioning_a_model_is_a_failing_verdict_not_a_mode_error(monkeypatch: pytest.MonkeyPatch,

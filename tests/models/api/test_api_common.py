@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from pytest_alias.models.api_batch import BatchJournal, custom_id, default_journal_dir, request_set_key
-from pytest_alias.models.api_config import APIModelError, ModelConfigError, as_bool, as_int, split_spec
+from pytest_alias.models.api_config import APIModelError, ModelConfigError, as_bool, as_int
 from pytest_alias.models.api_retry import Backoff, call_with_retries, transient_status
 from pytest_alias.models.api_usage import Price, estimate_cost, int_fields
+from pytest_alias.models.spec import split_spec
 
 
 def test_spec_options_and_coercion() -> None:
