@@ -60,6 +60,7 @@ __all__ = [
     "ValidationTable",
     "available_modes",
     "guarded_grade",
+    "reference_self_grade",
     "operator_renamed_copy",
     "validate_grader",
     "validate_task",
@@ -266,6 +267,18 @@ def validate_task(task: Task, *, tools: TlaTools | None = None, mode: str = "pap
     return TaskValidation(task.id, True, tuple(cases), notes, dict(own.launches), time.perf_counter() - started)
 
 
+def reference_self_grade(condition: Condition, *, tools: TlaTools, mode: str, timeout: float,
+                         shortcuts: bool | None = None) -> GradeResult:
+    """The positive control of appendix J: ``condition``'s reference graded by behavior against itself.
+    The one place it is made: a run's self-check (``run/coverage``, which caches it) and
+    ``validate-grader``'s ``self`` row both call it. ``shortcuts``: None reads ``ALIAS_SHORTCUTS``."""
+    settings = {} if shortcuts is None else {"shortcuts": shortcuts}
+    # The reference's own check, cached by its verification, says whether these checks run long.
+    with tools.expecting(tools.cached_tlc_seconds(condition.spec(), timeout=timeout)):
+        return guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
+                             timeout=timeout, **settings)
+
+
 def _run_controls(task: Task, tools: TlaTools, mode: str, seed: int, mutant_limit: int, timeout: float,
                   mutant_timeout: float, cases: list[ControlCase], notes: dict[str, Any]) -> None:
     original = task.original()
@@ -276,8 +289,9 @@ def _run_controls(task: Task, tools: TlaTools, mode: str, seed: int, mutant_limi
         cases.append(case)
         return case
 
-    reference = original.module_map[original.main]
-    if not grade("self", "reference", reference, original).passed:
+    own = reference_self_grade(original, tools=tools, mode=mode, timeout=timeout)
+    cases.append(ControlCase("self", "reference", own.passed, own.reason, own.seconds))
+    if not own.passed:
         notes["coverage"] = "the reference fails against itself: the other controls are not run"
         return
 

@@ -25,6 +25,7 @@ class AliasController:
         self.payload: str | None = None  # what every xdist worker receives, built once
         self._costs: dict[str, float] = {}  # case id → the item's expected seconds, for the scheduler
         self._selected_tasks: list[str] = []  # the tasks whose self-checks the run's JSON reports
+        self._background = False  # whether costly self-checks run in this process beside the items
 
     def _prepare(self, cases: list[Any]) -> dict:
         """Generate the selected samples (a dry run prints what that would send and cost, and ends the
@@ -40,7 +41,7 @@ class AliasController:
         config = self.workspace.config
         with uncaptured(self.config):
             # The costly self-checks start now, beside generation and the items (see Workspace.grade).
-            self.workspace.start_background_self_checks(selected)
+            self._background = bool(self.workspace.start_background_self_checks(selected))
             try:  # before generating: the run's JSON sets it beside the usage spent; never stops the run
                 self.workspace.estimate(selected)
             except Exception as exc:
@@ -145,5 +146,5 @@ class AliasController:
                 generations = self._prepare(chosen)
             except RUN_STOPPERS as exc:
                 pytest.exit(f"alias: {usage_message(exc, FLAG_PREFIX)}", returncode=pytest.ExitCode.USAGE_ERROR)
-            self.payload = encode_payload(generations)
+            self.payload = encode_payload(generations, yield_cpu=self._background)
         send_payload(node, self.payload)  # a restarted worker collects again and gets it again

@@ -46,22 +46,25 @@ def decode_prepared(data: bytes) -> list[tuple[Any, Any]]:
     return pickle.loads(data)  # noqa: S301 - bytes from this run's own controller
 
 
-def encode_payload(generations: dict[tuple[str, str, int, str], Any]) -> str:
-    """The generations as one JSON text (execnet carries strings of any size)."""
+def encode_payload(generations: dict[tuple[str, str, int, str], Any], *, yield_cpu: bool = False) -> str:
+    """The generations as one JSON text (execnet carries strings of any size); ``yield_cpu``: the
+    controller is making costly self-checks, which the workers let go first (see :mod:`.worker`)."""
     return json.dumps({
         "generations": [{"key": list(key), "generation": generation.to_dict(), "from_store": generation.from_store}
                         for key, generation in generations.items()],
+        "yield_cpu": yield_cpu,
     })
 
 
-def decode_payload(text: str) -> dict[tuple[str, str, int, str], Any]:
-    """The generations from :func:`encode_payload`'s text."""
+def decode_payload(text: str) -> tuple[dict[tuple[str, str, int, str], Any], bool]:
+    """The generations and the ``yield_cpu`` flag from :func:`encode_payload`'s text."""
     from ..models.base import Generation
 
     data = json.loads(text)
-    return {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):
-            Generation.from_dict(e["generation"], from_store=bool(e.get("from_store")))
-            for e in data["generations"]}
+    generations = {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):
+                   Generation.from_dict(e["generation"], from_store=bool(e.get("from_store")))
+                   for e in data["generations"]}
+    return generations, bool(data.get("yield_cpu"))
 
 
 def encode_coverage(coverage: Any) -> str:

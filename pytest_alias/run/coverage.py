@@ -127,7 +127,7 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
     caller that may not make it (``make=False``: it is another thread's to make) when it is not stored."""
     from filelock import FileLock, Timeout
 
-    from ..grading.validation import guarded_grade
+    from ..grading.validation import reference_self_grade
 
     key = self_check_key(condition, mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
     found = _stored(cache, key, run_uid)
@@ -146,10 +146,7 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
         found = _stored(cache, key, run_uid)  # stored while this process waited
         if found is not None:
             return found
-        # The reference's own check, cached by its verification, says whether these checks run long.
-        with tools.expecting(tools.cached_tlc_seconds(condition.spec(), timeout=timeout)):
-            result = guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode,
-                                   tools=tools, timeout=timeout, shortcuts=shortcuts)
+        result = reference_self_grade(condition, tools=tools, mode=mode, timeout=timeout, shortcuts=shortcuts)
         reason = None if result.passed else _own_words(result.reason or "no reason given")
         machine_made = reason is not None and machine_dependent(reason)
         if not machine_made or run_uid is not None:  # the machine's doing: kept for this run only

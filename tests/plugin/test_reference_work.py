@@ -201,3 +201,13 @@ def test_a_reference_without_a_cached_check_is_costed_by_its_distinct_states() -
     small, large = reference_seconds(None, 1_000), reference_seconds(None, 1_000_000)
     assert small is not None and large is not None and large > 100 * small / 2
     assert in_background(large) and not in_background(small) and not in_background(None)
+
+
+def test_the_payload_tells_workers_to_let_the_controllers_self_checks_go_first() -> None:
+    from pytest_alias.models.base import Generation
+    from pytest_alias.plugin.transport import decode_payload, encode_payload
+
+    generations = {("t", "original", 0, "m"): Generation("text", "m")}
+    decoded, yield_cpu = decode_payload(encode_payload(generations, yield_cpu=True))
+    assert yield_cpu and decoded[("t", "original", 0, "m")].text == "text"
+    assert decode_payload(encode_payload(generations))[1] is False
