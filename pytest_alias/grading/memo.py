@@ -34,12 +34,29 @@ def memo_key(extraction: Extraction, condition: Condition, grade: str, *, mode: 
                        toolchain=toolchain, limits=budgets().to_record(), code=grader_code_digest())
 
 
+#: TLC statuses of a check the machine ended (another try may give a verdict).
+MACHINE_STATUSES = frozenset({"timeout", "out_of_memory", "crash"})
+
+
+def machine_made(result: GradeResult) -> bool:
+    """Whether a failing ``result`` may pass on another try: its reason names a time limit or a JVM
+    fault, or one of the behavior search's checks ended so while the reason quotes another mapping
+    (the search ranks a violation above a time limit, so the reason alone does not tell)."""
+    if result.passed:
+        return False
+    if machine_dependent(result.reason or ""):
+        return True
+    attempts = result.details.get("attempts") or []
+    return any(isinstance(attempt, dict) and attempt.get(check) in MACHINE_STATUSES
+               for attempt in attempts for check in ("forward", "reverse", "graph"))
+
+
 def storable(result: GradeResult) -> bool:
     """Whether ``result`` is the inputs' verdict (not the machine's or the grader's doing)."""
     details = result.details
     if details.get("stage") in (Stage.ERROR, Stage.TOOLCHAIN) or details.get("side") == Side.GRADER:
         return False
-    return not machine_dependent(result.reason or "")
+    return not machine_made(result)
 
 
 class GradeMemo:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ..cir.prepared import machine_dependent, parallel_threads
+from ..cir.prepared import parallel_threads
 from ..tasks.model import Condition, Task
 
 #: How a run's covered set was obtained (the run's JSON says which).
@@ -127,6 +127,7 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
     caller that may not make it (``make=False``: it is another thread's to make) when it is not stored."""
     from filelock import FileLock, Timeout
 
+    from ..grading.memo import machine_made
     from ..grading.validation import reference_self_grade
 
     key = self_check_key(condition, mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
@@ -148,10 +149,10 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
             return found
         result = reference_self_grade(condition, tools=tools, mode=mode, timeout=timeout, shortcuts=shortcuts)
         reason = None if result.passed else _own_words(result.reason or "no reason given")
-        machine_made = reason is not None and machine_dependent(reason)
-        if not machine_made or run_uid is not None:  # the machine's doing: kept for this run only
+        by_machine = machine_made(result)
+        if not by_machine or run_uid is not None:  # the machine's doing: kept for this run only
             cache.put(key, {"reason": reason, "seconds": round(result.seconds, 3),
-                            **({"run": run_uid} if machine_made else {})})
+                            **({"run": run_uid} if by_machine else {})})
         return reason, result.seconds
     finally:
         lock.release()

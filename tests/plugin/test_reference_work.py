@@ -211,3 +211,19 @@ def test_the_payload_tells_workers_to_let_the_controllers_self_checks_go_first()
     decoded, yield_cpu = decode_payload(encode_payload(generations, yield_cpu=True))
     assert yield_cpu and decoded[("t", "original", 0, "m")].text == "text"
     assert decode_payload(encode_payload(generations))[1] is False
+
+
+def test_a_failure_with_a_timed_out_check_is_the_machines_even_when_its_reason_is_another_mappings() -> None:
+    """The search ranks a violation above a time limit: a failing search whose identity mapping timed out
+    quotes another mapping's violation, and may pass on a faster try, so it is never stored for good."""
+    from pytest_alias.grading.memo import machine_made, storable
+    from pytest_alias.grading.result import GradeResult
+
+    violated = {"attempts": [{"forward": "timeout"}, {"forward": "violated"}], "stage": "mapping"}
+    failing = GradeResult("behavior", False, "none of 2 mappings passed; forward check failed under mapping "
+                                             "{x->y}: invariant Inv is violated", violated, 300.0)
+    assert machine_made(failing) and not storable(failing)
+    plain = GradeResult("behavior", False, "none of 2 mappings passed; invariant Inv is violated",
+                        {"attempts": [{"forward": "violated"}], "stage": "mapping"}, 1.0)
+    assert not machine_made(plain) and storable(plain)
+    assert not machine_made(GradeResult("behavior", True, None, violated, 1.0))
