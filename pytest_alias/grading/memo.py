@@ -34,8 +34,9 @@ def memo_key(extraction: Extraction, condition: Condition, grade: str, *, mode: 
                        toolchain=toolchain, limits=budgets().to_record(), code=grader_code_digest())
 
 
-#: TLC statuses of a check the machine ended (another try may give a verdict).
-MACHINE_STATUSES = frozenset({"timeout", "out_of_memory", "crash"})
+#: TLC statuses of a check the machine ended (another try may give a verdict; "crash" is also TLC's word
+#: for an error in the spec, so it does not count).
+MACHINE_STATUSES = frozenset({"timeout", "out_of_memory"})
 
 
 def machine_made(result: GradeResult) -> bool:
