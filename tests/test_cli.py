@@ -144,3 +144,15 @@ def test_a_malformed_cfg_is_named_with_its_file_and_line(tmp_path: Path, capsys:
     (tmp_path / "M.cfg").write_text("INIT Init\nNEXT Next\nBOGUS x\n")
     assert main(["check", str(module)]) == 2
     assert capsys.readouterr().err.strip() == f"tla-alias: {tmp_path / 'M.cfg'}: line 3: unknown keyword 'BOGUS'"
+
+
+def test_every_subcommand_names_a_function_that_exists() -> None:
+    """A handler named by string (loaded on dispatch) must resolve: a typo would show only when run."""
+    import argparse
+
+    from pytest_alias.cli import build_parser, command_function
+
+    [commands] = [a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, parser in commands.choices.items():
+        function = command_function(parser.get_default("handler"))
+        assert callable(function) and function.__name__ == f"cmd_{name.replace('-', '_')}", name

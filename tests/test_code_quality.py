@@ -141,3 +141,14 @@ def test_loading_the_plugin_and_the_run_package_imports_nothing_heavy() -> None:
             f"print(','.join(m for m in {heavy!r} if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert result.stdout.strip() == ""
+
+
+def test_building_the_cli_parser_loads_no_command_module() -> None:
+    """``tla-alias --help`` builds the parser only: a command's module (and its heavy imports) loads on dispatch."""
+    heavy = ("pytest_alias.cli.build", "pytest_alias.cli.controls", "pytest_alias.cli.grade", "pytest_alias.cli.report",
+             "pytest_alias.cli.toolchain", "pytest_alias.cli.workspace", "pytest_alias.grading", "pytest_alias.report",
+             "pytest_alias.run.workspace", "pytest_alias.tla.launcher", "numpy")
+    code = ("import sys\nfrom pytest_alias.cli import build_parser\nbuild_parser()\n"
+            f"print(','.join(m for m in {heavy!r} if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert result.stdout.strip() == ""

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import UsageProblem
-from ..run.options import integer
-from ..vocabulary import MAX_RENAME_SEEDS, MAX_SEED, MAX_WORKERS
+from ..atomic import read_json
+from ..cir.analysis import hidden_names
+from ..cir.build import build_test_set, check_out, publish, staging_dir, write_condition
+from ..cir.conditions import meaningful_condition, published_condition, random_condition
+from ..cir.suites import load_suite_report
+from ..errors import UsageProblem, usage_message
+from ..run.config import name_map_problem, read_name_maps
+from ..tasks.model import Task
 from .toolchain import spec_with_cfg, tools_from
 from .workspace import open_workspace
 
@@ -21,9 +27,6 @@ from .workspace import open_workspace
 
 def _read_map(path: Path) -> dict[str, str]:
     """A name map ``{old name: new name}``, every new name checked before anything is renamed or written."""
-    from ..atomic import read_json
-    from ..run.config import name_map_problem
-
     try:
         mapping = read_json(path)
     except (OSError, ValueError) as exc:
@@ -38,10 +41,6 @@ def _read_map(path: Path) -> dict[str, str]:
 
 def cmd_rename(args: argparse.Namespace) -> int:
     """Rename one spec (its imports beside it included), its cfg and description; optionally verify."""
-    from ..cir.build import check_out, publish, staging_dir, write_condition
-    from ..cir.conditions import meaningful_condition, published_condition, random_condition
-    from ..tasks.model import Task
-
     check_out(args.out)  # every input is checked before the first write: --out here, the map below
     spec = spec_with_cfg(args.module, args.cfg)
     description = ""
@@ -70,8 +69,6 @@ def cmd_rename(args: argparse.Namespace) -> int:
             written.remove(staging / "description.md")
         publish(staging, args.out)
     finally:
-        import shutil
-
         shutil.rmtree(staging, ignore_errors=True)
     files = [str(args.out / path.name) for path in written]
     if args.json:
@@ -94,9 +91,6 @@ def cmd_rename(args: argparse.Namespace) -> int:
 
 def _rename_maps(path: Path) -> dict[str, dict[str, str]]:
     """Published name maps ``{task id: {old name: new name}}`` from a JSON file (one-line error otherwise)."""
-    from ..errors import usage_message
-    from ..run.config import read_name_maps
-
     try:
         return read_name_maps(path, "rename-map")
     except UsageProblem as exc:
@@ -105,8 +99,6 @@ def _rename_maps(path: Path) -> dict[str, dict[str, str]]:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Rename and verify every task of a suite; write the test set and its summary."""
-    from ..cir.build import build_test_set, check_out
-
     check_out(args.out)  # every input is checked before any work or write: --out, the suite, the maps
     maps = _rename_maps(args.rename_map) if args.rename_map else None
     workspace = open_workspace(args, suite=args.suite, seed=args.seed, conditions=("random",), rename_maps=maps,
@@ -140,9 +132,6 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_tasks(args: argparse.Namespace) -> int:
     """List a suite's tasks: id, main module, source, cfg or not, and the cfg names the description hides."""
-    from ..cir.analysis import hidden_names
-    from ..tasks.suites import load_suite_report
-
     report = load_suite_report(args.suite, description_kind=args.description_kind, ids=args.ids)
     rows: list[dict[str, Any]] = [{
         "id": task.id,
@@ -166,44 +155,3 @@ def cmd_tasks(args: argparse.Namespace) -> int:
         for skipped in report.skipped:  # stderr, so that --json output stays one JSON document
             print(f"skipped {skipped}", file=sys.stderr)
     return 0
-
-
-def add_commands(commands: Any) -> None:
-    """Register this family's subcommands."""
-    rename = commands.add_parser("rename", help="CIR: rename a spec, its cfg and description; --verify with SANY and TLC")
-    rename.add_argument("module", type=Path, help="the main .tla module (modules it imports are read from beside it)")
-    rename.add_argument("--cfg", type=Path, default=None, help="the cfg (default: MODULE.cfg beside the module)")
-    rename.add_argument("--description", type=Path, default=None, help="a description to rename with the paper's rule")
-    rename.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed (default 0)")
-    rename.add_argument("--map", type=Path, default=None, help="apply this JSON name map (meaningful names) instead")
-    rename.add_argument("--published", action="store_true",
-                        help="with --map: a published map of the renamed condition, checked strictly (every old name "
-                             "one CIR renames, injective, no keyword, standard or kept name) instead of a proposal "
-                             "of meaningful names whose unknown names are ignored")
-    rename.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
-    rename.add_argument("--verify", action="store_true", help="check the copy with strict SANY and TLC state counts")
-    rename.add_argument("--json", action="store_true", help="print one JSON object")
-    rename.set_defaults(handler=cmd_rename)
-
-    build = commands.add_parser("build", help="rename and verify every task of a suite; write the CIR test set")
-    build.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
-    build.add_argument("--out", type=Path, required=True, help="output folder (written atomically)")
-    build.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed (default 0)")
-    build.add_argument("--workers", type=integer(1, MAX_WORKERS), default=2, help="tasks verified in parallel (default 2)")
-    build.add_argument("--rename-map", type=Path, default=None,
-                       help="published maps {task id: {old name: new name}}: the renamed condition from them instead "
-                            "of the seed (each checked and verified by SANY and TLC; one that fails is refused with "
-                            "its reason)")
-    build.add_argument("--rename-seeds", type=integer(1, MAX_RENAME_SEEDS), default=1,
-                       help="also build and verify the further renamings of a run with --alias-rename-seeds=N "
-                            f"into the condition cache (default 1: the test set's renaming only; at most {MAX_RENAME_SEEDS})")
-    build.set_defaults(handler=cmd_build)
-
-    tasks = commands.add_parser("tasks", help="list a suite's tasks and the cfg names their descriptions hide")
-    tasks.add_argument("suite", nargs="?", default="builtin",
-                       help="builtin (default), a task folder, examples:PATH or tlabench:PATH[#KIND][?ids=FILE]")
-    tasks.add_argument("--ids", default=None, help="keep only these task ids: a JSON list file or ID,ID,...")
-    tasks.add_argument("--description-kind", default=None, help="TLA+-Bench description kind (default declarative_gpt)")
-    tasks.add_argument("--skipped", action="store_true", help="also list on stderr what the suite left out and why")
-    tasks.add_argument("--json", action="store_true", help="print one JSON list of tasks")
-    tasks.set_defaults(handler=cmd_tasks)

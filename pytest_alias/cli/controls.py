@@ -8,13 +8,17 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import check_output_file
+from ..cir.suites import load_suite
+from ..controls.continuation import ContinuationItem, origin, run_continuation
+from ..controls.propose import propose_names, write_maps
+from ..progress import Progress
+from ..report.files import write_jsonl
+from ..run import RunConfig, Workspace
+from ..run.options import defaults
 
 
 
 def _settings(args: argparse.Namespace, kinds: tuple[str, ...] = ("original",)) -> Any:
-    from ..run.options import defaults
-    from ..run import RunConfig, Workspace
-
     return Workspace(RunConfig.from_options({**defaults(), "suite": args.suite, "conditions": kinds,
                                              "cache_dir": getattr(args, "cache_dir", None), "model": (args.model,)}))
 
@@ -25,10 +29,6 @@ def _model(settings: Any, spec: str) -> Any:
 
 def cmd_propose_names(args: argparse.Namespace) -> int:
     """Ask a model for meaningful names, verify each renaming, write the valid maps."""
-    from ..controls.propose import propose_names, write_maps
-    from ..progress import Progress
-    from ..tasks.suites import load_suite
-
     check_output_file(args.out, "out")  # refused now, not after the model has answered
     settings = _settings(args)
     model = _model(settings, args.model)
@@ -47,10 +47,6 @@ def cmd_propose_names(args: argparse.Namespace) -> int:
 
 def cmd_continuation(args: argparse.Namespace) -> int:
     """File continuation on each reference and its renamed copy."""
-    from ..controls.continuation import ContinuationItem, origin, run_continuation
-    from ..report.files import write_jsonl
-    from ..progress import Progress
-
     check_output_file(args.out, "out")  # refused now, not after the model has answered
     settings = _settings(args, ("original", "random"))
     model = _model(settings, args.model)
@@ -68,18 +64,3 @@ def cmd_continuation(args: argparse.Namespace) -> int:
     print(f"continued {len(rows)} files; a run of ≥ 50 tokens on {long_runs['original']} originals and "
           f"{long_runs['random']} renamed copies → {args.out}")
     return 0
-
-
-def add_control_commands(commands: Any) -> None:
-    """Register ``propose-names`` and ``continuation`` on ``commands`` (argparse subparsers)."""
-    propose = commands.add_parser("propose-names", help="appendix R: meaningful names from a model, verified")
-    propose.add_argument("--model", required=True, help="any registered model: opus, hf:PATH, smollm2, replay:FILE")
-    propose.add_argument("--suite", default="builtin", help="the suite (default builtin)")
-    propose.add_argument("--out", type=Path, required=True, help="the maps file (--alias-meaningful-maps reads it)")
-    propose.set_defaults(handler=cmd_propose_names)
-
-    continuation = commands.add_parser("continuation", help="appendix L: file continuation on originals and renamed copies")
-    continuation.add_argument("--model", required=True, help="any registered model")
-    continuation.add_argument("--suite", default="builtin", help="the suite (default builtin)")
-    continuation.add_argument("--out", type=Path, required=True, help="the JSON-lines file to write")
-    continuation.set_defaults(handler=cmd_continuation)

@@ -10,9 +10,12 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import UnreadableInput, UsageProblem
-from ..run.options import add_command_option, integer, seconds
+from ..grading.validation import ModeUnavailable, available_modes, validate_grader
+from ..report.grader_validation import table_j1_markdown, table_j1_text
+from ..tasks.folders import load_task_folder
+from ..tasks.model import Task
 from ..tla.specfiles import SpecError, SpecFiles, read_source
-from ..vocabulary import (GRADES, MAX_MUTANTS, MAX_SEED, MAX_WORKERS, MODES, Side, Stage, TLC_TIMEOUT_S, search_budget)
+from ..vocabulary import Side, Stage, search_budget
 from .workspace import open_workspace
 
 
@@ -62,8 +65,6 @@ def cmd_grade(args: argparse.Namespace) -> int:
                                suite=str(args.task or args.reference), conditions=("original",), samples=1,
                                timeout=args.timeout, mode=args.mode, name_rule=args.name_rule,
                                search_budget=args.search_budget)
-    from ..grading.validation import available_modes  # on first use: ``tla-alias --help`` loads no grading code
-
     if args.grade == "behavior" and args.mode not in available_modes():
         raise UsageProblem(f"--mode {args.mode} is not available in this build")
     record = workspace.grade_text(task.id, text, output_bytes=size if size > MAX_OUTPUT_READ else None)
@@ -83,8 +84,6 @@ def _reference_task(args: argparse.Namespace) -> Any:
     """The task of ``--task`` (a task folder), or of the reference module (and the modules beside it
     that it imports) and its cfg."""
     if args.task is not None:
-        from ..tasks.folders import load_task_folder
-
         try:
             return load_task_folder(args.task)
         except (UsageProblem, SpecError, ValueError, OSError) as exc:
@@ -102,8 +101,6 @@ def _reference_task(args: argparse.Namespace) -> Any:
             cfg = read_source(cfg_path)
         except SpecError as exc:
             raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.CFG) from None
-    from ..tasks.model import Task
-
     modules = {reference.main: reference.modules[reference.main],
                **{k: v for k, v in reference.modules.items() if k != reference.main}}
     return Task(reference.main, "", tuple(modules.items()), cfg)
@@ -131,7 +128,6 @@ def _validation_progress(task: Any) -> None:
 
 def cmd_validate_grader(args: argparse.Namespace) -> int:
     """Table J.1 for a suite; exit 0 when no positive control of a covered task fails and no mutant passes."""
-    from ..grading.validation import ModeUnavailable, validate_grader
     if args.workers < 1 or args.mutant_limit < 0 or (args.max_states is not None and args.max_states < 0):
         raise UsageProblem("--workers must be at least 1, --mutant-limit and --max-states at least 0")
     workspace = open_workspace(args, suite=args.suite, mode=args.mode, timeout=args.timeout)
@@ -145,46 +141,5 @@ def cmd_validate_grader(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(table.to_dict()))
     else:
-        from ..report.grader_validation import table_j1_markdown, table_j1_text
-
         print(table_j1_markdown(table) if args.markdown else table_j1_text(table), end="")
     return 0 if table.ok else 1
-
-
-def add_commands(commands: Any) -> None:
-    """Register this family's subcommands."""
-    grade = commands.add_parser("grade", help="grade one model output against a reference (parse, name or behavior)")
-    reference = grade.add_mutually_exclusive_group(required=True)
-    reference.add_argument("--reference", type=Path, default=None,
-                           help="the reference .tla module (modules it imports are read from beside it)")
-    reference.add_argument("--task", type=Path, default=None,
-                           help="a task folder (task.toml, modules, cfg, description): graded as a suite's task is, "
-                                "so the record equals the pytest item's")
-    grade.add_argument("--cfg", type=Path, default=None, help="the reference's cfg (default: MODULE.cfg beside it)")
-    grade.add_argument("--output", type=Path, required=True, help="a text file holding the model's output")
-    grade.add_argument("--grade", choices=GRADES, required=True, help="which grade")
-    grade.add_argument("--mode", choices=MODES, default="paper",
-                       help="behavior-grade mapping search (default paper)")
-    grade.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help="time limit per TLC run in seconds (default 300)")
-    add_command_option(grade, "name-rule")
-    add_command_option(grade, "search-budget")
-    grade.add_argument("--json", action="store_true", help="print one JSON object")
-    grade.set_defaults(handler=cmd_grade)
-
-    validate = commands.add_parser("validate-grader", help="Table J.1: positive and negative controls of the behavior grade")
-    validate.add_argument("suite", help="builtin, a folder of tasks, examples:PATH or tlabench:PATH")
-    validate.add_argument("--mode", choices=MODES, default="paper",
-                          help="behavior-grade mapping search (default paper)")
-    validate.add_argument("--workers", type=integer(1, MAX_WORKERS), default=2, help="tasks validated in parallel (default 2)")
-    validate.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed of the renamed controls (default 0)")
-    validate.add_argument("--mutant-limit", type=integer(0, MAX_MUTANTS), default=40,
-                          help=f"mutants generated per task (default 40, at most {MAX_MUTANTS:,})")
-    validate.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help="time limit per TLC run of a grade (default 300, the paper's)")
-    validate.add_argument("--mutant-timeout", type=seconds, default=60.0,
-                          help="time limit per TLC run deciding whether a mutant is kept (default 60)")
-    validate.add_argument("--max-states", type=integer(1), default=None,
-                          help="leave out tasks whose reference has more distinct states (default: none left out)")
-    validate.add_argument("--progress", action="store_true", help="print one line per task to stderr as it ends")
-    validate.add_argument("--markdown", action="store_true", help="print the table as Markdown")
-    validate.add_argument("--json", action="store_true", help="print one JSON object with per-task details")
-    validate.set_defaults(handler=cmd_validate_grader)

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageProblem
-from ..run.options import integer, seconds
-from ..tla.cfg import CfgError
+from ..tla.cfg import KEYWORDS_TLC_MODERN, CfgError, parse_cfg
 from ..tla.specfiles import SpecFiles
+from ..tla.syntax import parse_module
 from ..tla.toolchain import ToolchainError
-from ..vocabulary import MAX_WORKERS, TLC_TIMEOUT_S
 from .workspace import open_workspace
 
 
@@ -28,8 +27,6 @@ def tools_from(args: argparse.Namespace) -> Any:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """Report which Java, jar, launcher and cache ALIAS uses; exit 0 only when SANY and TLC work."""
-    from ..tla.syntax import parse_module
-
     rows: list[tuple[str, str]] = []
     healthy = True
     try:
@@ -78,8 +75,6 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def _keywords_row(supported: frozenset[str]) -> str:
     """The doctor's line on cfg keywords: those of current TLC this jar predates, and what then happens."""
-    from ..tla.cfg import KEYWORDS_TLC_MODERN
-
     missing = sorted(KEYWORDS_TLC_MODERN - supported)
     if not missing:
         return "every keyword of current TLC supported"
@@ -95,8 +90,6 @@ def _keywords_row(supported: frozenset[str]) -> str:
 def spec_with_cfg(module: Path, cfg: Path | None) -> SpecFiles:
     """The module (imports beside it) and its cfg; a malformed cfg is the user's error, named with its
     file and line before any tool runs."""
-    from ..tla.cfg import parse_cfg
-
     spec = SpecFiles.from_path(module, cfg)
     if spec.cfg is not None:
         try:
@@ -131,17 +124,3 @@ def cmd_check(args: argparse.Namespace) -> int:
                     for line in state.text.strip().splitlines():
                         print(f"     {line}")
     return 0 if sany.ok and tlc is not None and tlc.ok else 1
-
-
-def add_commands(commands: Any) -> None:
-    """Register this family's subcommands."""
-    doctor = commands.add_parser("doctor", help="show the Java, jar, launcher and cache in use; exit 0 when they work")
-    doctor.set_defaults(handler=cmd_doctor)
-
-    check = commands.add_parser("check", help="strict SANY then TLC on one module")
-    check.add_argument("module", type=Path, help="the .tla module (modules it imports are read from beside it)")
-    check.add_argument("--cfg", type=Path, default=None, help="the cfg (default: MODULE.cfg beside the module)")
-    check.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help="TLC time limit in seconds (default 300)")
-    check.add_argument("--workers", type=integer(1, MAX_WORKERS), default=1, help="TLC worker threads (default 1)")
-    check.add_argument("--json", action="store_true", help="print one JSON object")
-    check.set_defaults(handler=cmd_check)

@@ -5,19 +5,16 @@ every command reads the same toolchain, caches and suites a pytest run does."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-if TYPE_CHECKING:
-    from ..run.workspace import Workspace
+from ..run.config import RunConfig
+from ..run.workspace import Workspace
 
 
 def open_workspace(args: argparse.Namespace, *, tasks: Sequence[Any] | None = None, check: bool = True,
                    **settings: Any) -> Workspace:
     """A workspace for this command; ``check`` makes sure SANY and TLC can be driven (one line now, not a
     grader error per run). ``settings`` are :class:`RunConfig` fields (suite, seed, timeout, mode, …)."""
-    from ..run.config import RunConfig  # on first use: ``tla-alias --help`` loads no grading code
-    from ..run.workspace import Workspace
-
     settings.setdefault("use_cache", not getattr(args, "no_cache", False))
     config = RunConfig(cache_dir=getattr(args, "cache_dir", None), **settings)
     workspace = Workspace(config, tasks=tasks)

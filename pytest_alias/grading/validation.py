@@ -25,6 +25,7 @@ itself (the grade's coverage): a grader that rejects the reference rejects its m
 
 from __future__ import annotations
 
+from .. import switches
 from ..errors import UsageProblem
 
 import time
@@ -272,11 +273,10 @@ def reference_self_grade(condition: Condition, *, tools: TlaTools, mode: str, ti
     """The positive control of appendix J: ``condition``'s reference graded by behavior against itself.
     The one place it is made: a run's self-check (``run/coverage``, which caches it) and
     ``validate-grader``'s ``self`` row both call it. ``shortcuts``: None reads ``ALIAS_SHORTCUTS``."""
-    settings = {} if shortcuts is None else {"shortcuts": shortcuts}
     # The reference's own check, cached by its verification, says whether these checks run long.
     with tools.expecting(tools.cached_tlc_seconds(condition.spec(), timeout=timeout)):
         return guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
-                             timeout=timeout, **settings)
+                             timeout=timeout, shortcuts=switches.enabled() if shortcuts is None else shortcuts)
 
 
 def _run_controls(task: Task, tools: TlaTools, mode: str, seed: int, mutant_limit: int, timeout: float,

@@ -89,7 +89,7 @@ class Workspace:
         """The suite's tasks, sorted by id (a suite that cannot be read is a usage problem)."""
         if self._given_tasks is not None:
             return list(self._given_tasks)
-        from ..tasks.suites import load_suite_report
+        from ..cir.suites import load_suite_report
 
         report = load_suite_report(self.config.suite)
         if report.skipped:  # said once in the summary

@@ -29,63 +29,15 @@ def load_task_folder(path: str | Path) -> Task:
     if not toml_path.is_file():
         raise SuiteError(f"{folder}: no task.toml here (a task folder holds task.toml, its modules and a description)")
     data = _read_toml(toml_path)
-    for key in _TASK_KEYS_REQUIRED:
-        if key not in data:
-            raise SuiteError(f"{toml_path}: missing key {key!r}")
-    unknown = sorted(set(data) - set(_TASK_KEYS_REQUIRED) - set(_TASK_KEYS_OPTIONAL) - {"extra"})
-    if unknown:
-        allowed = ", ".join((*_TASK_KEYS_REQUIRED, *_TASK_KEYS_OPTIONAL, "extra"))
-        raise SuiteError(f"{toml_path}: unknown key {unknown[0]!r} (allowed: {allowed})")
-    task_id = _string(data, "id", toml_path)
-    if not _SAFE_ID.fullmatch(task_id):
-        raise SuiteError(f"{toml_path}: id {task_id!r} must be letters, digits and _ . - / only, starting with a "
-                         "letter or digit (ids become folder names)")
-    if ".." in task_id:
-        raise SuiteError(f"{toml_path}: id {task_id!r} contains '..': ids become folder names (a '/' makes "
-                         "subfolders), and '..' would lead out of the folder")
-    problem = safe_name_problem(task_id)
-    if problem is not None:  # 'a//b', 'a/./b', 'a/': a part that names no folder
-        raise SuiteError(f"{toml_path}: id {task_id!r} has {problem}: ids become folder names, one per '/' part")
+    _check_keys(data, toml_path)
+    task_id = _task_id(data, toml_path)
     main = _string(data, "main", toml_path)
     files = _string_list(data, "modules", toml_path)
     if not files:
         raise SuiteError(f"{toml_path}: 'modules' is empty; list the main module's file first")
-
-    modules: dict[str, str] = {}
-    origin: dict[str, Path] = {}
-    for rel in files:
-        module_path = _member(folder, rel, toml_path, "module")
-        if module_path.suffix != ".tla":
-            raise SuiteError(f"{toml_path}: module file {rel!r} does not end in .tla")
-        text = read_text(module_path)
-        header = module_header_name(text)
-        if header is None:
-            raise SuiteError(f"{module_path}: no '---- MODULE {module_path.stem} ----' header")
-        if header != module_path.stem:
-            raise SuiteError(f"{module_path}: the header names module {header} but the file is {module_path.stem}.tla")
-        if not IDENTIFIER.fullmatch(header):
-            raise SuiteError(f"{module_path}: {header!r} is not a TLA+ identifier, so it cannot name a module")
-        if header in modules:
-            raise SuiteError(f"{toml_path}: module {header} is listed twice")
-        modules[header] = text
-        origin[header] = module_path
-    if main not in modules:
-        raise SuiteError(f"{toml_path}: main {main!r} is not one of its modules ({', '.join(modules)})")
-    for name, text in modules.items():
-        for imported in unresolved_imports(text, modules):
-            raise SuiteError(f"{origin[name]}: imports module {imported}, which is neither standard "
-                             f"nor listed in {toml_path.name}'s modules")
+    modules = _read_modules(folder, files, toml_path, main)
     ordered = {main: modules[main], **{n: t for n, t in modules.items() if n != main}}  # main first
-
-    cfg_text: str | None = None
-    cfg_rel = data.get("cfg")
-    if cfg_rel is not None:
-        cfg_path = _member(folder, _string(data, "cfg", toml_path), toml_path, "cfg")
-        cfg_text = read_text(cfg_path)
-        try:
-            parse_cfg(cfg_text)
-        except CfgError as exc:
-            raise SuiteError(f"{cfg_path}: {exc}") from None
+    cfg_text = _read_cfg(folder, data, toml_path)
     description_path = _member(folder, _string(data, "description", toml_path), toml_path, "description")
     distinct, generated = _expected(data.get("expected"), toml_path)
     return Task(
@@ -101,6 +53,81 @@ def load_task_folder(path: str | Path) -> Task:
         expected_generated=generated,
         extra=(("folder", str(folder)), *_extra_table(data.get("extra"), toml_path)),
     )
+
+
+def _check_keys(data: Mapping[str, Any], toml_path: Path) -> None:
+    """Every required key present, no key the format does not know."""
+    for key in _TASK_KEYS_REQUIRED:
+        if key not in data:
+            raise SuiteError(f"{toml_path}: missing key {key!r}")
+    unknown = sorted(set(data) - set(_TASK_KEYS_REQUIRED) - set(_TASK_KEYS_OPTIONAL) - {"extra"})
+    if unknown:
+        allowed = ", ".join((*_TASK_KEYS_REQUIRED, *_TASK_KEYS_OPTIONAL, "extra"))
+        raise SuiteError(f"{toml_path}: unknown key {unknown[0]!r} (allowed: {allowed})")
+
+
+def _task_id(data: Mapping[str, Any], toml_path: Path) -> str:
+    """The task's id, checked to be usable as a (nested) folder name."""
+    task_id = _string(data, "id", toml_path)
+    if not _SAFE_ID.fullmatch(task_id):
+        raise SuiteError(f"{toml_path}: id {task_id!r} must be letters, digits and _ . - / only, starting with a "
+                         "letter or digit (ids become folder names)")
+    if ".." in task_id:
+        raise SuiteError(f"{toml_path}: id {task_id!r} contains '..': ids become folder names (a '/' makes "
+                         "subfolders), and '..' would lead out of the folder")
+    problem = safe_name_problem(task_id)
+    if problem is not None:  # 'a//b', 'a/./b', 'a/': a part that names no folder
+        raise SuiteError(f"{toml_path}: id {task_id!r} has {problem}: ids become folder names, one per '/' part")
+    return task_id
+
+
+def _read_modules(folder: Path, files: list[str], toml_path: Path, main: str) -> dict[str, str]:
+    """Module name → text of the listed files, in their order; ``main`` among them and every import
+    either standard or listed."""
+    modules: dict[str, str] = {}
+    origin: dict[str, Path] = {}
+    for rel in files:
+        module_path = _member(folder, rel, toml_path, "module")
+        header, text = _read_module(module_path, rel, toml_path)
+        if header in modules:
+            raise SuiteError(f"{toml_path}: module {header} is listed twice")
+        modules[header] = text
+        origin[header] = module_path
+    if main not in modules:
+        raise SuiteError(f"{toml_path}: main {main!r} is not one of its modules ({', '.join(modules)})")
+    for name, text in modules.items():
+        for imported in unresolved_imports(text, modules):
+            raise SuiteError(f"{origin[name]}: imports module {imported}, which is neither standard "
+                             f"nor listed in {toml_path.name}'s modules")
+    return modules
+
+
+def _read_module(module_path: Path, rel: str, toml_path: Path) -> tuple[str, str]:
+    """One module file's name (its header, which must match the file name) and text."""
+    if module_path.suffix != ".tla":
+        raise SuiteError(f"{toml_path}: module file {rel!r} does not end in .tla")
+    text = read_text(module_path)
+    header = module_header_name(text)
+    if header is None:
+        raise SuiteError(f"{module_path}: no '---- MODULE {module_path.stem} ----' header")
+    if header != module_path.stem:
+        raise SuiteError(f"{module_path}: the header names module {header} but the file is {module_path.stem}.tla")
+    if not IDENTIFIER.fullmatch(header):
+        raise SuiteError(f"{module_path}: {header!r} is not a TLA+ identifier, so it cannot name a module")
+    return header, text
+
+
+def _read_cfg(folder: Path, data: Mapping[str, Any], toml_path: Path) -> str | None:
+    """The cfg's text (checked to parse), or None when the task names none."""
+    if data.get("cfg") is None:
+        return None
+    cfg_path = _member(folder, _string(data, "cfg", toml_path), toml_path, "cfg")
+    cfg_text = read_text(cfg_path)
+    try:
+        parse_cfg(cfg_text)
+    except CfgError as exc:
+        raise SuiteError(f"{cfg_path}: {exc}") from None
+    return cfg_text
 
 
 def load_task_folders(path: Path, skipped: list[Skipped] | None = None) -> list[Task]:

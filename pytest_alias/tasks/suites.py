@@ -46,7 +46,7 @@ from .folders import load_task_folder, load_task_folders
 from .model import Task
 from .suite_common import Skipped, SuiteError, read_text
 from .tla_text import module_header_comment
-from .selection import SELECTIONS, select
+from .selection import SELECTIONS, Verifier, select
 from .tlabench import DEFAULT_DESCRIPTION_KIND, DESCRIPTION_KINDS, load_tlabench, tlabench_id
 
 __all__ = [
@@ -100,14 +100,16 @@ class _SuiteSpec:
 
 
 def load_suite(spec: str = "builtin", *, description_kind: str | None = None,
-               ids: Iterable[str | int] | str | Path | None = None) -> list[Task]:
+               ids: Iterable[str | int] | str | Path | None = None, verify: Verifier | None = None) -> list[Task]:
     """Load the suite named by ``spec`` (see the module docstring) as a list of tasks sorted by id."""
-    return list(load_suite_report(spec, description_kind=description_kind, ids=ids).tasks)
+    return list(load_suite_report(spec, description_kind=description_kind, ids=ids, verify=verify).tasks)
 
 
 def load_suite_report(spec: str = "builtin", *, description_kind: str | None = None,
-                      ids: Iterable[str | int] | str | Path | None = None) -> SuiteReport:
-    """Load a suite and say what it skipped; raises :class:`SuiteError` on bad input."""
+                      ids: Iterable[str | int] | str | Path | None = None,
+                      verify: Verifier | None = None) -> SuiteReport:
+    """Load a suite and say what it skipped; raises :class:`SuiteError` on bad input. ``verify``
+    re-verifies renamed copies for the task sets that need it (``#test``; see :func:`.selection.select`)."""
     parsed = _parse_spec(spec)
     kind = description_kind or parsed.kind
     if kind is not None and parsed.scheme != "tlabench":
@@ -130,7 +132,7 @@ def load_suite_report(spec: str = "builtin", *, description_kind: str | None = N
         assert parsed.path is not None
         tasks = load_tlabench(parsed.path, kind or DEFAULT_DESCRIPTION_KIND, wanted, skipped)
         if parsed.selection is not None:
-            tasks = select(tasks, parsed.selection, skipped, seed=parsed.seed)
+            tasks = select(tasks, parsed.selection, skipped, seed=parsed.seed, verify=verify)
     _check_unique(tasks)
     if wanted is not None:
         tasks, skipped = _restrict(tasks, skipped, wanted, spec)

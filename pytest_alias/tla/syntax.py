@@ -438,43 +438,13 @@ class _Builder:
               is_local: bool = False) -> None:
         """Register the names a unit defines in ``scope`` and queue its body."""
         t = node.type
-        acc = ctx.module
-        name_node: _Node | None
         if t == "local_definition":
             for child in node.named_children:
                 self._unit(child, scope, ctx, scope_kind, is_local=True)
         elif t in ("constant_declaration", "variable_declaration"):
-            kind: Literal["constant", "variable"] = "constant" if t == "constant_declaration" else "variable"
-            target = acc.constants if kind == "constant" else acc.variables
-            for child in node.named_children:
-                name_node, arity = child, 0
-                if child.type == "operator_declaration":
-                    name_node = child.child_by_field_name("name")
-                    arity = sum(1 for c in child.named_children if c.type == "placeholder")
-                    if name_node is None:
-                        continue
-                elif child.type != "identifier":
-                    self._push(child, scope, ctx)  # comments between names
-                    continue
-                if name_node.type == "identifier":
-                    self._occ(name_node, "define", kind, ctx, scope=scope)
-                line, col = self.lines(name_node.start_byte)
-                target.append(Declaration(self._text(name_node),
-                                          (name_node.start_byte, name_node.end_byte),
-                                          line, col, kind, arity,
-                                          (child.start_byte, child.end_byte)))
+            self._declaration(node, scope, ctx)
         elif t == "recursive_declaration":
-            for child in node.named_children:
-                if child.type != "operator_declaration":
-                    continue
-                name_node = child.child_by_field_name("name")
-                if name_node is None or name_node.type != "identifier":
-                    continue
-                name = self._text(name_node)
-                acc.recursive.add((id(scope), name))
-                # The definition proper, registered later, takes over the name.
-                self._occ(name_node, "define", "recursive", ctx,
-                          scope=scope if name not in scope.names else None)
+            self._recursive_declaration(node, scope, ctx)
         elif t == "operator_definition":
             self._operator_definition(node, scope, ctx, scope_kind, is_local)
         elif t == "function_definition":
@@ -484,26 +454,72 @@ class _Builder:
         elif t == "instance":
             self._instance(node, scope, ctx, scope_kind, is_local)
         elif t in ("theorem", "assumption"):
-            name_node = node.child_by_field_name("name")
-            idx = None
-            if name_node is not None:
-                self._occ(name_node, "define", t, ctx, scope=scope)
-                idx = self._new_definition(ctx, name_node, node, t, scope_kind, is_local)
-            owner = ctx.owner
-            if name_node is not None and scope_kind == "module":
-                owner = self._text(name_node)
-            inner = ctx._replace(owner=owner,
-                                 def_index=idx if idx is not None else ctx.def_index)
-            self.stack.append((self._theorem_body, node, scope, inner))
+            self._theorem(node, scope, ctx, scope_kind, is_local)
         elif t == "extends":
-            for child in node.named_children:
-                if child.type == "identifier_ref":
-                    self._occ(child, "module", "extends", ctx)
-                    acc.extends.append(self._text(child))
-                else:
-                    self._push(child, scope, ctx)
+            self._extends(node, scope, ctx)
         else:  # nested modules, comments, USE/HIDE, ERROR nodes, ...
             self._push(node, scope, ctx)
+
+    def _declaration(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        """CONSTANT(S) or VARIABLE(S): each declared name (with its arity) and its occurrence."""
+        kind: Literal["constant", "variable"] = "constant" if node.type == "constant_declaration" else "variable"
+        target = ctx.module.constants if kind == "constant" else ctx.module.variables
+        for child in node.named_children:
+            name_node, arity = child, 0
+            if child.type == "operator_declaration":
+                found = child.child_by_field_name("name")
+                if found is None:
+                    continue
+                name_node = found
+                arity = sum(1 for c in child.named_children if c.type == "placeholder")
+            elif child.type != "identifier":
+                self._push(child, scope, ctx)  # comments between names
+                continue
+            if name_node.type == "identifier":
+                self._occ(name_node, "define", kind, ctx, scope=scope)
+            line, col = self.lines(name_node.start_byte)
+            target.append(Declaration(self._text(name_node),
+                                      (name_node.start_byte, name_node.end_byte),
+                                      line, col, kind, arity,
+                                      (child.start_byte, child.end_byte)))
+
+    def _recursive_declaration(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        """RECURSIVE: the names are marked recursive and defined here until their definition comes."""
+        for child in node.named_children:
+            if child.type != "operator_declaration":
+                continue
+            name_node = child.child_by_field_name("name")
+            if name_node is None or name_node.type != "identifier":
+                continue
+            name = self._text(name_node)
+            ctx.module.recursive.add((id(scope), name))
+            # The definition proper, registered later, takes over the name.
+            self._occ(name_node, "define", "recursive", ctx,
+                      scope=scope if name not in scope.names else None)
+
+    def _theorem(self, node: _Node, scope: _Scope, ctx: _Ctx, scope_kind: str, is_local: bool) -> None:
+        """THEOREM or ASSUME: its name (if any) is a definition; its body is queued."""
+        t = node.type
+        name_node = node.child_by_field_name("name")
+        idx = None
+        if name_node is not None:
+            self._occ(name_node, "define", t, ctx, scope=scope)
+            idx = self._new_definition(ctx, name_node, node, t, scope_kind, is_local)
+        owner = ctx.owner
+        if name_node is not None and scope_kind == "module":
+            owner = self._text(name_node)
+        inner = ctx._replace(owner=owner,
+                             def_index=idx if idx is not None else ctx.def_index)
+        self.stack.append((self._theorem_body, node, scope, inner))
+
+    def _extends(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
+        """EXTENDS: each module named (an occurrence and an entry of the module's extends)."""
+        for child in node.named_children:
+            if child.type == "identifier_ref":
+                self._occ(child, "module", "extends", ctx)
+                ctx.module.extends.append(self._text(child))
+            else:
+                self._push(child, scope, ctx)
 
     def _mark_recursive(self, ctx: _Ctx, scope: _Scope, idx: int) -> None:
         d = ctx.module.definitions[idx]
@@ -763,22 +779,9 @@ class _Builder:
         path: list[str] = []
         foreign: Optional[str] = None
 
-        def name_of(part: _Node) -> Optional[_Node]:
-            if part.type == "identifier_ref" or (
-                    part.type in _NUMBER_SETS and self._text(part) in _NUMBER_SET_NAMES):
-                return part
-            if part.type == "bound_op":
-                name = part.child_by_field_name("name")
-                for fname, child in _fields(part):
-                    if fname != "name":
-                        self._push(child, scope, ctx)
-                if name is not None and name.type == "identifier_ref":
-                    return name
-            return None
-
         def component(part: _Node, last: bool) -> None:
             nonlocal foreign
-            ident = name_of(part)
+            ident = self._component_name(part, scope, ctx)
             if ident is None:
                 if part.type != "bound_op":
                     self._push(part, scope, ctx)
@@ -805,6 +808,21 @@ class _Builder:
                 component(child, True)
             else:
                 self._push(child, scope, ctx)
+
+    def _component_name(self, part: _Node, scope: _Scope, ctx: _Ctx) -> Optional[_Node]:
+        """The name a component of ``M!N!Op`` refers by (None for ``1``, ``<<``, ...); a ``bound_op``'s
+        arguments are queued as ordinary expressions."""
+        if part.type == "identifier_ref" or (
+                part.type in _NUMBER_SETS and self._text(part) in _NUMBER_SET_NAMES):
+            return part
+        if part.type == "bound_op":
+            name = part.child_by_field_name("name")
+            for fname, child in _fields(part):
+                if fname != "name":
+                    self._push(child, scope, ctx)
+            if name is not None and name.type == "identifier_ref":
+                return name
+        return None
 
     def _label(self, node: _Node, scope: _Scope, ctx: _Ctx) -> None:
         for fname, child in _fields(node):
@@ -892,22 +910,7 @@ class _Builder:
         ctx = ctx._replace(pluscal=True)
         acc = ctx.module
         alg = _Scope(scope)
-        self.pcal_labels = {}
-        labels: list[Name] = []
-        # Labels first: a goto may jump forward.
-        walk = [node]
-        while walk:
-            n = walk.pop()
-            for fname, child in _fields(n):
-                if fname == "label" and child.type == "identifier":
-                    raw = self._occ(child, "label", "pluscal_label", ctx)
-                    if raw is not None:
-                        self.pcal_labels.setdefault(raw.text, raw)
-                        labels.append(self._name(child))
-                elif child.child_count:
-                    walk.append(child)
-        labels.sort(key=lambda n: n.span)
-
+        labels = self._pcal_labels(node, ctx)  # labels first: a goto may jump forward
         name_node = node.child_by_field_name("name")
         if name_node is not None:
             self._occ(name_node, "define", "algorithm", ctx)
@@ -953,6 +956,25 @@ class _Builder:
                 fair, "c" if after.startswith(b"{") else "p", True,
                 tuple(variables), tuple(labels), tuple(macros), tuple(procedures),
                 tuple(processes), tuple(definitions), node.has_error)
+
+    def _pcal_labels(self, node: _Node, ctx: _Ctx) -> list[Name]:
+        """Every label of the algorithm, registered in ``pcal_labels`` (the first of a name wins), in
+        source order."""
+        self.pcal_labels = {}
+        labels: list[Name] = []
+        walk = [node]
+        while walk:
+            n = walk.pop()
+            for fname, child in _fields(n):
+                if fname == "label" and child.type == "identifier":
+                    raw = self._occ(child, "label", "pluscal_label", ctx)
+                    if raw is not None:
+                        self.pcal_labels.setdefault(raw.text, raw)
+                        labels.append(self._name(child))
+                elif child.child_count:
+                    walk.append(child)
+        labels.sort(key=lambda n: n.span)
+        return labels
 
     def _name(self, node: _Node) -> Name:
         line, col = self.lines(node.start_byte)

@@ -187,59 +187,71 @@ def classify(output: str, exit_code: int | None, timed_out: bool, seconds: float
         distinct = _first_int(r"([\d,]+) distinct states? generated", init)
     left_on_queue = _first_int(r"([\d,]+) states? left on queue", stats)
     depth = next((_first_int(r"is (\d+)", m.text) for m in messages if m.code == SEARCH_DEPTH), None)
+    trace = _trace(messages)
+    loops_to = next((_first_int(r"(\d+)", m.text) for m in messages if m.code == BACK_TO_STATE), None)
+    stutters = STUTTERING in codes
+    status, violated, message = _status(output, exit_code, timed_out, messages, _incomplete(left_on_queue, stats))
+    return TlcResult(
+        status=status, violated=violated, counterexample=trace, distinct_states=distinct, states_generated=generated,
+        depth=depth, seconds=seconds, output=output, exit_code=exit_code, message=message, loops_to=loops_to,
+        stutters=stutters, **extra,
+    )
+
+
+def _trace(messages: list[Message]) -> tuple[TraceState, ...]:
+    """The error trace TLC printed, state by state."""
     trace = tuple(s for m in messages if m.code in STATE_PRINT for s in [_trace_state(m)] if s is not None)
     if not trace:  # a violated initial state is printed inside the violation message itself
         found = next((m for m in messages if m.code in INITIAL_VIOLATION), None)
         if found is not None and "\n" in found.text:
             first = _trace_state(Message(found.code, found.severity, "1: <Initial predicate>\n" + found.text.split("\n", 1)[1]))
             trace = (first,) if first is not None else ()
-    loops_to = next((_first_int(r"(\d+)", m.text) for m in messages if m.code == BACK_TO_STATE), None)
-    stutters = STUTTERING in codes
-    errors = [m for m in messages if m.severity == SEVERITY_ERROR or m.code in INVARIANT_VIOLATED | PROPERTY_VIOLATED]
-    first_error = errors[0] if errors else None
+    return trace
 
-    violated: str | None = None
-    message: str | None = _short(first_error.text) if first_error else None
-    status: Status
+
+def _status(output: str, exit_code: int | None, timed_out: bool, messages: list[Message],
+            incomplete: str | None) -> tuple[Status, str | None, str | None]:
+    """The run's status, the property it violated (if one) and the message saying why; the first rule
+    that matches decides. ``incomplete`` says why a successful run did not explore every state."""
+    codes = {m.code for m in messages}
+    errors = [m for m in messages if m.severity == SEVERITY_ERROR or m.code in INVARIANT_VIOLATED | PROPERTY_VIOLATED]
+    message = _short(errors[0].text) if errors else None  # the rules that name no message of their own
     error_codes = {m.code for m in errors}
     error_texts = "\n".join(m.text for m in errors)
     if timed_out:
-        status, message = "timeout", "TLC ran past its time limit"
-    elif not (codes & (INVARIANT_VIOLATED | PROPERTY_VIOLATED)) and (marker := out_of_memory_marker(output)):
+        return "timeout", None, "TLC ran past its time limit"
+    if not (codes & (INVARIANT_VIOLATED | PROPERTY_VIOLATED)) and (marker := out_of_memory_marker(output)):
         # The heap cap, not the spec's meaning, ended the run: said as such (and never cached).
-        status, message = "out_of_memory", f"Java ran out of memory ({marker.removeprefix('java.lang.')})"
-    elif exit_code == 0 and SUCCESS in codes and not errors:
-        status, message = "ok", None
-        if (why := _incomplete(left_on_queue, stats)) is not None:
-            status, message = "stopped_early", why
-    elif codes & INVARIANT_VIOLATED:
+        return "out_of_memory", None, f"Java ran out of memory ({marker.removeprefix('java.lang.')})"
+    if exit_code == 0 and SUCCESS in codes and not errors:
+        return ("ok", None, None) if incomplete is None else ("stopped_early", None, incomplete)
+    if codes & INVARIANT_VIOLATED:
         found = next(m for m in messages if m.code in INVARIANT_VIOLATED)
-        status, violated, message = "invariant_violation", _violated_name(found.code, found.text), _short(found.text)
-    elif codes & PROPERTY_VIOLATED:
+        return "invariant_violation", _violated_name(found.code, found.text), _short(found.text)
+    if codes & PROPERTY_VIOLATED:
         found = next(m for m in messages if m.code in PROPERTY_VIOLATED)
-        status, violated, message = "property_violation", _violated_name(found.code, found.text), _short(found.text)
-    elif DEADLOCK in codes:
-        status, message = "deadlock", "deadlock reached"
-    elif codes & ASSUMPTION:
-        status = "assumption_failure"
-    elif "Semantic errors:" in output or "*** Errors:" in output:
-        status, message = "semantic_error", _short(_after(output, "*** Errors:"))
-    elif codes & PARSING_FAILED or "***Parse Error***" in output or "Lexical error" in output:
-        status, message = "parse_error", _short(_after(output, "***Parse Error***") or _after(output, "Lexical error"))
-    elif error_codes & CONFIG_ERRORS or "ConfigFileException" in output or "configuration file" in error_texts:
-        status = "config_error"
-    else:
-        status = "crash"
-        if message is None:
-            tail = [line for line in output.splitlines() if line.strip() and not line.startswith("@!@!@")][-3:]
-            message = _short(" ".join(tail)) or f"TLC exited with code {exit_code}"
-    if status == "crash" and NO_INITIAL_STATES in codes:
-        message = "no state satisfies the initial predicate"
-    return TlcResult(
-        status=status, violated=violated, counterexample=trace, distinct_states=distinct, states_generated=generated,
-        depth=depth, seconds=seconds, output=output, exit_code=exit_code, message=message, loops_to=loops_to,
-        stutters=stutters, **extra,
-    )
+        return "property_violation", _violated_name(found.code, found.text), _short(found.text)
+    if DEADLOCK in codes:
+        return "deadlock", None, "deadlock reached"
+    if codes & ASSUMPTION:
+        return "assumption_failure", None, message
+    if "Semantic errors:" in output or "*** Errors:" in output:
+        return "semantic_error", None, _short(_after(output, "*** Errors:"))
+    if codes & PARSING_FAILED or "***Parse Error***" in output or "Lexical error" in output:
+        return "parse_error", None, _short(_after(output, "***Parse Error***") or _after(output, "Lexical error"))
+    if error_codes & CONFIG_ERRORS or "ConfigFileException" in output or "configuration file" in error_texts:
+        return "config_error", None, message
+    return "crash", None, _crash_message(output, exit_code, codes, message)
+
+
+def _crash_message(output: str, exit_code: int | None, codes: set[int], message: str | None) -> str:
+    """What a run that ended in none of the known ways says: its first error, else its last lines."""
+    if NO_INITIAL_STATES in codes:
+        return "no state satisfies the initial predicate"
+    if message is None:
+        tail = [line for line in output.splitlines() if line.strip() and not line.startswith("@!@!@")][-3:]
+        message = _short(" ".join(tail)) or f"TLC exited with code {exit_code}"
+    return message
 
 
 def _incomplete(left_on_queue: int | None, stats: str) -> str | None:
