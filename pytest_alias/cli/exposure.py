@@ -85,9 +85,13 @@ def cmd_finetune(args: argparse.Namespace) -> int:
     if args.no_gradient_checkpointing:
         overrides["gradient_checkpointing"] = False
     try:
+        if args.dose is not None:  # the dose's epochs, learning rate and modules, unless given explicitly
+            from ..exposure.doses import get_dose
+
+            overrides = {**get_dose(args.dose).overrides(), **overrides}
         settings = FinetuneSettings(**overrides)
         result = finetune(args.base, args.split, args.half, args.arm, args.out, settings=settings,
-                          suite=args.suite, pool_suite=args.pool_suite, live=_live(args))
+                          suite=args.suite, pool_suite=args.pool_suite, live=_live(args), dose=args.dose)
     except (AliasError, ImportError, OSError) as exc:  # ImportError: an optional dependency not installed
         raise UsageProblem(str(exc)) from None
     if result.already_done:
@@ -159,15 +163,20 @@ def _covered(args: argparse.Namespace) -> set[str] | None:
 
 
 def cmd_exposure(args: argparse.Namespace) -> int:
-    """Table 2 / F.1 / O.1 and appendix N from records and likelihood files."""
+    """Table 2 / F.1 / O.1, appendix N and each signal's detection of known exposure from records,
+    likelihood, continuation and saved-output files."""
     from ..exposure.analysis import analyse, read_rows
     from ..exposure.split import load_split
     from ..exposure.tables import render_markdown, write_outputs
+
+    from ..exposure.signals import agreement_rows
+    from .report import run_metadata
 
     split = load_split(args.split)
     rows: list[dict[str, Any]] = []
     for path in args.files:
         rows += read_rows(path)
+        rows += agreement_rows(run_metadata(path))  # a run file's sample agreement: the agreement signal
     analysis = analyse(rows, split, renamed=args.renamed, overrides=_overrides(args), resamples=args.resamples,
                        seed=args.bootstrap_seed, covered=_covered(args))
     write_outputs(analysis, markdown=args.markdown, json_path=args.json, html_path=args.html)
@@ -201,6 +210,7 @@ def _add_split(commands: Any) -> None:
 
 def _add_finetune(commands: Any) -> None:
     from ..exposure.data import ARMS
+    from ..exposure.doses import DOSES
     from ..exposure.finetune import DTYPES, LORA_LAYERS
     from ..exposure.split import HALVES
     from ..run.options import integer, positive_number
@@ -214,6 +224,10 @@ def _add_finetune(commands: Any) -> None:
     tune.add_argument("--out", type=Path, required=True, help="the adapter folder (resumes a checkpoint found there)")
     tune.add_argument("--suite", default=None, help="read the test tasks from here instead of the split's suite")
     tune.add_argument("--pool-suite", default=None, help="read the pool tasks from here instead of the split's")
+    tune.add_argument("--dose", choices=tuple(DOSES), default=None,
+                      help="a named exposure dose, recorded in training.json and every record of the adapter: "
+                           + "; ".join(f"{d.name}: {d.summary}" for d in DOSES.values())
+                           + " (--epochs, --learning-rate and --target-modules still win)")
     tune.add_argument("--epochs", type=integer(1), default=None, help="epochs (default 3, appendix E)")
     tune.add_argument("--learning-rate", type=positive_number, default=None, help="peak learning rate (default 2e-4)")
     tune.add_argument("--warmup-steps", type=integer(0), default=None,
@@ -266,7 +280,9 @@ def _add_exposure(commands: Any) -> None:
 
     exposure = commands.add_parser("exposure", help="exposure experiment: Table 2, F.1, O.1 and appendix N")
     exposure.add_argument("files", nargs="+", type=Path,
-                          help="plugin records (.json report or .jsonl) and likelihood files (.jsonl)")
+                          help="plugin records (.json report or .jsonl), likelihood and continuation files (.jsonl), "
+                               "saved outputs (--alias-save-outputs: the sample-agreement signal); rows of the "
+                               "base model the adapters were trained from set the flag thresholds")
     exposure.add_argument("--split", type=Path, required=True, help="the split the models were trained on")
     exposure.add_argument("--renamed", default="random", choices=("random", "meaningful"),
                           help="the renamed condition to compare with the original (default random)")

@@ -7,8 +7,19 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import read_json
-from ..vocabulary import BOOTSTRAP_RESAMPLES
+from ..controls.continuation import CONTINUATION_FORMAT
 from ..errors import UsageProblem  # one error type for every command: one sentence, exit code 2
+from ..exposure.analysis import analyse, is_likelihood_row
+from ..exposure.signals import agreement_rows
+from ..exposure.split import load_split
+from ..exposure.tables import render_markdown
+from ..report.agreement import add_decreases, agreement
+from ..report.paper import build_paper_report, render_markdown_report, run_covered, write_paper_report
+from ..report.positions import read_ids
+from ..report.validate import RecordError, check_record, read_located_rows
+from ..report.verdict import membership_evidence
+from ..run.deviations import recorded_deviations
+from ..vocabulary import BOOTSTRAP_RESAMPLES
 
 
 
@@ -33,8 +44,6 @@ def shared_coverage(runs: list[dict[str, Any]]) -> dict[str, Any] | None:
     """Several run files that recorded one and the same covered set (the two arms of an exposure run,
     say): a run metadata holding only that coverage, so the report's covered rows and Figure U.1 use
     it as each run's summary did; None when any run recorded none or they differ (pass --covered)."""
-    from ..report.paper import run_covered
-
     found = [run_covered(run) for run in runs]
     if len(runs) < 2 or any(covered is None or covered != found[0] for covered in found):
         return None
@@ -43,20 +52,11 @@ def shared_coverage(runs: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Render every table the given files support into ``--out``."""
-    from ..exposure.analysis import is_likelihood_row
-    from ..report.paper import build_paper_report, render_markdown_report, write_paper_report
-    from ..run.deviations import recorded_deviations
-    from ..report.positions import read_ids
-
-    from ..controls.continuation import CONTINUATION_FORMAT
-
     records: list[dict[str, Any]] = []
     exposure_rows: list[dict[str, Any]] = []
     continuation_rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     outputs: list[dict[str, Any]] = []  # saved outputs (--alias-save-outputs): their sample agreement
-    from ..report.validate import RecordError, check_record, read_located_rows
-
     for path in args.files:
         try:  # not UTF-8, nested too deep, a record with wrong field types: one line naming file, line, field
             located = read_located_rows(path)
@@ -80,23 +80,18 @@ def cmd_report(args: argparse.Namespace) -> int:
     exposure = None
     evidence: list[Any] = []
     if args.split:
-        from ..exposure.analysis import analyse
-        from ..exposure.split import load_split
-        from ..exposure.tables import render_markdown
-        from ..report.verdict import membership_evidence
-
         split = load_split(args.split)
 
         def exposure(rows: list[dict[str, Any]], resamples: int, seed: int,
                      covered: set[str] | None) -> tuple[str, dict[str, Any]]:
-            found = analyse(rows, split, resamples=resamples, seed=seed, covered=covered)
+            # continuation, outputs, agreement: detection rows
+            signal_rows = [*continuation_rows, *outputs, *(row for run in runs for row in agreement_rows(run))]
+            found = analyse([*rows, *signal_rows], split, resamples=resamples, seed=seed, covered=covered)
             evidence.extend(membership_evidence([row.to_dict() for row in found.membership]))
             return render_markdown(found), found.to_dict()  # the dict: Figure T.1's numbers
     # One run's settings and coverage; several runs: only a covered set they all recorded.
     run = runs[0] if len(runs) == 1 else shared_coverage(runs)
     if outputs:  # the agreement of the saved texts replaces a run file's own
-        from ..report.agreement import add_decreases, agreement
-
         texts = [(str(row.get("model", "replay")), str(row.get("task")), str(row.get("condition")), row["text"])
                  for row in outputs]
         run = {**(run or {}), "agreement": add_decreases(agreement(texts), records, str((run or {}).get("grade", "name")))}
@@ -117,27 +112,3 @@ def cmd_report(args: argparse.Namespace) -> int:
     print(render_markdown_report(report), end="")
     print(f"wrote {', '.join(str(p) for p in written)}")
     return 0
-
-
-def add_report_command(commands: Any) -> None:
-    """Register ``report`` on ``commands`` (an argparse subparsers object)."""
-    from ..run.options import integer
-    from ..vocabulary import MAX_RESAMPLES, MAX_SEED
-
-    report = commands.add_parser("report", help="render the paper's tables from saved plugin reports")
-    report.add_argument("files", nargs="+", type=Path,
-                        help="plugin reports (--alias-report run.json, or JSON lines), likelihood and continuation files, "
-                             "saved outputs (--alias-save-outputs: their sample agreement)")
-    report.add_argument("--out", type=Path, default=Path("alias-report"),
-                        help="folder for report.md/.json/.html and the figures' PNG files")
-    report.add_argument("--covered", "--validation", dest="validation", type=Path, default=None,
-                        help="tla-alias validate-grader --json output: its covered tasks (appendix J) restrict "
-                             "Table U.1 and every behavior number the paper reports on them (appendices M, P, R, "
-                             "U; Table 2, F.1, O.1); default: the run's own covered set, when it asked for one")
-    report.add_argument("--split", type=Path, default=None, help="an exposure split: adds Table 2")
-    report.add_argument("--ids", type=Path, default=None,
-                        help="task ids (JSON list or one per line): the first-sample rate of appendix S over them")
-    report.add_argument("--resamples", type=integer(100, MAX_RESAMPLES), default=None,
-                        help=f"bootstrap resamples (default: the run's, else 10,000; at most {MAX_RESAMPLES:,})")
-    report.add_argument("--seed", type=integer(0, MAX_SEED), default=None, help="bootstrap seed (default: the run's, else 0)")
-    report.set_defaults(handler=cmd_report)

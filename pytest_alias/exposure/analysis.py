@@ -26,7 +26,9 @@ from .. import stats
 from ..records import graded_verdict
 from .lengths import reference_lengths
 from .data import ARMS
-from .detection import SIGNALS, SignalAuroc, share_of, signal_aurocs
+from .detection import DETECTION_SIGNALS, SignalAuroc, group_title, rate_signal, share_of
+from .signals import CONTINUATION_FORMAT, AGREEMENT_FORMAT, agreement_values, baseline, continuation_values, \
+    is_output_row
 from .likelihood import LIKELIHOOD_FORMAT
 from .split import HALVES, ExposureSplit
 
@@ -83,17 +85,18 @@ def row_exposure(row: Mapping[str, Any]) -> dict[str, Any] | None:
 
 @dataclass(frozen=True)
 class ModelSlot:
-    """A model placed on one half of one arm of one family (the base model it was trained from)."""
+    """A model placed on one half of one arm and dose of one family (the base model it was trained from)."""
 
     model: str
     half: str
     arm: str
     family: str = ""
+    dose: str = ""  # the exposure dose (.doses), "" for an adapter trained before doses were named
 
     @property
-    def group(self) -> tuple[str, str]:
-        """The (family, arm) whose two halves are compared."""
-        return self.family, self.arm
+    def group(self) -> tuple[str, str, str]:
+        """The (family, arm, dose) whose two halves are compared: two doses are never mixed."""
+        return self.family, self.arm, self.dose
 
 
 def assign_models(rows: Iterable[Mapping[str, Any]], split: ExposureSplit, *,
@@ -116,7 +119,8 @@ def assign_models(rows: Iterable[Mapping[str, Any]], split: ExposureSplit, *,
         if note.get("split") not in (None, split.identity):
             raise ExposureError(f"model {model} was trained on split {note.get('split')}, not on this split "
                                 f"({split.identity}); pass the split it was trained on")
-        slot = ModelSlot(model, str(note["half"]), str(note.get("arm") or "task-pair"), str(note.get("base") or ""))
+        slot = ModelSlot(model, str(note["half"]), str(note.get("arm") or "task-pair"), str(note.get("base") or ""),
+                         str(note.get("dose") or ""))
         if slots.setdefault(model, slot) != slot:
             raise ExposureError(f"model {model} carries two exposure notes ({slots[model]} and {slot})")
     return slots
@@ -179,23 +183,25 @@ class Effects:
     result: stats.DifferenceInDifferences
     subset: str = "all"
     family: str = ""
+    dose: str = ""
 
     @property
     def title(self) -> str:
-        """The family and arm, as the tables head their sections."""
-        return f"{self.family} {self.arm}".strip()
+        """The family, arm and dose, as the tables head their sections."""
+        return group_title(self.family, self.arm, self.dose)
 
     def to_dict(self) -> dict[str, Any]:
         parts = {name: getattr(self.result, name).to_dict()
                  for name in ("exposure_original", "exposure_renamed", "did", "unseen_cost", "seen_cost")}
-        return {"measure": self.measure, "label": self.label, "family": self.family, "arm": self.arm, "unit": self.unit,
+        return {"measure": self.measure, "label": self.label, "family": self.family, "arm": self.arm,
+                "dose": self.dose, "unit": self.unit,
                 "subset": self.subset, "n": len(self.tasks), "tasks": list(self.tasks), "cells": self.cells, **parts}
 
 
 def effects(values: Mapping[tuple[str, str, str], float], split: ExposureSplit, slots: Mapping[str, str], *,
             measure: str, label: str, arm: str, unit: str, renamed: str = "random",
             tasks: Iterable[str] | None = None, resamples: int = stats.DEFAULT_RESAMPLES, seed: int = 0,
-            subset: str = "all", family: str = "") -> Effects | None:
+            subset: str = "all", family: str = "", dose: str = "") -> Effects | None:
     """The exposure analysis of ``values`` for the models ``slots`` (half → model), or None when no
     task has all four cells. Correctness (unit ``points``) is reported in percent and points."""
     chosen = set(tasks) if tasks is not None else None
@@ -221,7 +227,7 @@ def effects(values: Mapping[tuple[str, str, str], float], split: ExposureSplit, 
     return Effects(measure, label, arm, unit, tuple(sorted(kept)),
                    {"original_seen": means["cs"], "original_unseen": means["cu"],
                     "renamed_seen": means["rs"], "renamed_unseen": means["ru"]},
-                   result.scaled(scale) if scale != 1.0 else result, subset, family)
+                   result.scaled(scale) if scale != 1.0 else result, subset, family, dose)
 
 
 @dataclass
@@ -236,17 +242,19 @@ class ExposureAnalysis:
     missing: list[str] = field(default_factory=list)
     reference_tokens: list[dict[str, Any]] = field(default_factory=list)  # appendix N: mean length per condition
     membership: list[SignalAuroc] = field(default_factory=list)  # AUROC of seen vs unseen per likelihood signal
+    detection: list[SignalAuroc] = field(default_factory=list)  # every signal's AUROC and flag counts (.detection)
     covered: tuple[str, ...] | None = None  # the covered tasks the behavior rows are restricted to, when known
 
     def to_dict(self) -> dict[str, Any]:
         return {"split": self.split.identity, "split_seed": self.split.seed,
                 "covered": list(self.covered) if self.covered is not None else None,
-                "models": {model: {"half": slot.half, "arm": slot.arm, "family": slot.family}
+                "models": {model: {"half": slot.half, "arm": slot.arm, "family": slot.family, "dose": slot.dose}
                            for model, slot in sorted(self.slots.items())},
                 "effects": [effect.to_dict() for effect in self.effects], "truncation": self.truncation,
                 "untruncated_tasks": self.untruncated_tasks, "missing": self.missing,
                 "reference_tokens": self.reference_tokens,
-                "membership": [row.to_dict() for row in self.membership]}
+                "membership": [row.to_dict() for row in self.membership],
+                "detection": [row.to_dict() for row in self.detection]}
 
 
 def truncation_rows(records: Sequence[Mapping[str, Any]], slots: Mapping[str, ModelSlot]) -> list[dict[str, Any]]:
@@ -259,7 +267,7 @@ def truncation_rows(records: Sequence[Mapping[str, Any]], slots: Mapping[str, Mo
             cell[0] += truncated(record)
             cell[1] += 1
     return [{"model": model, "half": slots[model].half, "arm": slots[model].arm, "family": slots[model].family,
-             "condition": condition,
+             "dose": slots[model].dose, "condition": condition,
              "truncated": hit, "outputs": total, "share": 100.0 * hit / total}
             for (model, condition), (hit, total) in sorted(counts.items())]
 
@@ -273,22 +281,58 @@ def untruncated(records: Sequence[Mapping[str, Any]], models: Iterable[str]) -> 
 
 
 def _relabelled(rows: Iterable[Mapping[str, Any]], slots: Mapping[str, ModelSlot],
-                group: tuple[str, str]) -> list[dict[str, Any]]:
+                group: tuple[str, str, str]) -> list[dict[str, Any]]:
     """The rows of ``group``'s models with each model name replaced by its half (its aliases merge)."""
     return [{**row, "model": slots[str(row["model"])].half} for row in rows
             if str(row.get("model")) in slots and slots[str(row["model"])].group == group]
 
 
-def _group_aurocs(likelihoods: Sequence[Mapping[str, Any]], *, split: ExposureSplit, slots: Mapping[str, str],
-                  arm: str, family: str, renamed: str, resamples: int, seed: int) -> list[SignalAuroc]:
-    """The membership signals' AUROCs of one family and arm (rows already relabelled by half)."""
+BASE = "base"  # what the base model's rows are relabelled to (the halves are "A" and "B")
+
+
+def _base_rows(rows: Iterable[Mapping[str, Any]], slots: Mapping[str, ModelSlot], family: str) -> list[dict[str, Any]]:
+    """The rows of the model ``family`` names (the base the adapters were trained from), relabelled ``base``."""
+    if not family:
+        return []
+    return [{**row, "model": BASE} for row in rows if str(row.get("model")) == family and family not in slots]
+
+
+def _signal_values(signal: str, kind: str, records: Sequence[Mapping[str, Any]],
+                   likelihoods: Sequence[Mapping[str, Any]], others: Sequence[Mapping[str, Any]]
+                   ) -> dict[tuple[str, str, str], float]:
+    """One detection signal's values from the rows of its kind (.signals)."""
+    if kind == "grade":
+        return grade_values(records, signal)
+    if kind == "likelihood":
+        return likelihood_values(likelihoods, signal)
+    if kind == "continuation":
+        return continuation_values(others)
+    return agreement_values(others)
+
+
+def _group_detection(records: Sequence[Mapping[str, Any]], likelihoods: Sequence[Mapping[str, Any]],
+                     others: Sequence[Mapping[str, Any]], *, split: ExposureSplit, slots: Mapping[str, str],
+                     arm: str, family: str, dose: str, renamed: str, resamples: int, seed: int,
+                     grades: Sequence[str] = (), covered: frozenset[str] | None = None) -> list[SignalAuroc]:
+    """Every signal's detection rows of one family, arm and dose (rows relabelled by half; the base
+    model's rows, if any, relabelled ``base``). The behavior grade is rated on the covered tasks
+    when they are known, as its Table 2 row is."""
     try:
-        share = share_of(likelihoods)
+        share = share_of([row for row in likelihoods if row.get("model") != BASE])
     except ValueError as exc:
-        raise ExposureError(f"{f'{family} {arm}'.strip()}: {exc}") from None
-    values = {signal: likelihood_values(likelihoods, signal) for signal in SIGNALS}
-    return signal_aurocs({signal: found for signal, found in values.items() if found}, split, slots,
-                         renamed=renamed, family=family, arm=arm, min_k_ratio=share, resamples=resamples, seed=seed)
+        raise ExposureError(f"{group_title(family, arm, dose)}: {exc}") from None
+    found: list[SignalAuroc] = []
+    for signal, (_, kind) in DETECTION_SIGNALS.items():
+        if kind == "grade" and signal not in grades:
+            continue
+        values = _signal_values(signal, kind, records, likelihoods, others)
+        if signal == "behavior" and covered is not None:
+            values = {key: value for key, value in values.items() if key[1] in covered}
+        if not values:
+            continue
+        found += rate_signal(values, split, slots, signal=signal, renamed=renamed, baseline=baseline(values, BASE),
+                             family=family, arm=arm, dose=dose, min_k_ratio=share, resamples=resamples, seed=seed)
+    return found
 
 
 def membership_aurocs(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed: str = "random",
@@ -298,6 +342,12 @@ def membership_aurocs(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *
     (:mod:`.detection`), as plain data a report can cite (``SignalAuroc.to_dict``)."""
     return analyse(rows, split, renamed=renamed, grades=(), overrides=overrides, resamples=resamples,
                    seed=seed).membership
+
+
+def _group_order(group: tuple[str, str, str]) -> tuple[Any, ...]:
+    """Families by name, arms in ARMS' order, the paper's dose before stronger ones."""
+    family, arm, dose = group
+    return family, ARMS.index(arm) if arm in ARMS else len(ARMS), arm, dose != "paper", dose
 
 
 def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed: str = "random",
@@ -322,18 +372,25 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
 
     records = [row for row in rows if not is_likelihood_row(row) and "grades" in row]
     likelihoods = [row for row in rows if is_likelihood_row(row)]
+    others = [row for row in rows if row.get("format") in (CONTINUATION_FORMAT, AGREEMENT_FORMAT) or is_output_row(row)]
     halves = {"A": "A", "B": "B"}  # after relabelling, a half's model is named by the half
-    for group in sorted({slot.group for slot in slots.values()}, key=lambda g: (g[0], ARMS.index(g[1]) if g[1] in ARMS else len(ARMS), g[1])):
-        family, arm = group
+    for group in sorted({slot.group for slot in slots.values()}, key=_group_order):
+        family, arm, dose = group
         present = {slot.half for slot in slots.values() if slot.group == group}
-        title = f"{family} {arm}".strip()
+        title = group_title(family, arm, dose)
         if present != set(HALVES):
             analysis.missing.append(f"{title}: no model trained on half {', '.join(sorted(set(HALVES) - present))}")
             continue
-        common: dict[str, Any] = {"split": split, "slots": halves, "arm": arm, "family": family,
+        common: dict[str, Any] = {"split": split, "slots": halves, "arm": arm, "family": family, "dose": dose,
                                   "renamed": renamed, "resamples": resamples, "seed": seed}
         group_records = _relabelled(records, slots, group)
         group_likelihoods = _relabelled(likelihoods, slots, group)
+        detected = _group_detection(group_records + _base_rows(records, slots, family),
+                                    group_likelihoods + _base_rows(likelihoods, slots, family),
+                                    _relabelled(others, slots, group) + _base_rows(others, slots, family),
+                                    grades=grades, covered=chosen, **common)
+        analysis.detection += detected
+        analysis.membership += [row for row in detected if row.kind == "likelihood" and row.form == "value"]
         before = len(analysis.effects)
         for grade in grades:
             found = effects(grade_values(group_records, grade), measure=grade, label=GRADE_LABELS.get(grade, grade),
@@ -345,7 +402,6 @@ def analyse(rows: Sequence[Mapping[str, Any]], split: ExposureSplit, *, renamed:
                             unit="log-likelihood", **common)
             if found is not None:
                 analysis.effects.append(found)
-        analysis.membership += _group_aurocs(group_likelihoods, **common)
         if len(analysis.effects) == before:
             analysis.missing.append(f"{title}: no task has values of both models in the original and the "
                                     f"{renamed} condition")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .analysis import Effects, ExposureAnalysis
-from .detection import SignalAuroc
+from .detection import BASE_RULE, DROP_RULE, SignalAuroc, group_title
 from .lengths import length_lines
 
 
@@ -57,12 +57,12 @@ def cell_rows(effects: list[Effects]) -> list[list[str]]:
     return rows
 
 
-def arms_table(analysis: ExposureAnalysis, family: str) -> list[str]:
-    """Table O.1: one family's two arms side by side on the grade they share and the likelihoods."""
-    arms = [arm for arm in ("task-pair", "spec-only") if _effects_of(analysis, f"{family} {arm}".strip())]
+def arms_table(analysis: ExposureAnalysis, family: str, dose: str = "") -> list[str]:
+    """Table O.1: one family's two arms (of one dose) side by side on the grade they share and the likelihoods."""
+    arms = [arm for arm in ("task-pair", "spec-only") if _effects_of(analysis, group_title(family, arm, dose))]
     if len(arms) < 2:
         return []
-    by_arm = {arm: {e.measure: e for e in _effects_of(analysis, f"{family} {arm}".strip())} for arm in arms}
+    by_arm = {arm: {e.measure: e for e in _effects_of(analysis, group_title(family, arm, dose))} for arm in arms}
     grade = next((g for g in ("behavior", "name", "parse") if all(g in by_arm[a] for a in arms)), None)
     rows: list[list[str]] = []
     if grade is not None:
@@ -80,30 +80,43 @@ def arms_table(analysis: ExposureAnalysis, family: str) -> list[str]:
         rows.append(["Log-likelihood higher when seen (tasks)",
                      *(f"{by_arm[a]['mean'].result.exposure_original.higher}/{by_arm[a]['mean'].result.exposure_original.n}"
                        for a in arms)])
-    return [f"### {family + ': ' if family else ''}task-pair and specification-only exposure (Table O.1)", "",
+    named = ", ".join(part for part in (family, f"{dose} dose" if dose else "") if part)
+    return [f"### {named + ': ' if named else ''}task-pair and specification-only exposure (Table O.1)", "",
             *_table(["Measure", *arms], rows), ""] if rows else []
 
 
+DETECTION_HEADER = ["Signal", "Compared", "n tasks", "AUROC [95% CI]", "Flagged when", "Seen flagged",
+                    "Unseen flagged"]
+RULE_WORDS = {DROP_RULE: "original − renamed > 0", BASE_RULE: "above the base model"}
+
+
+def _signal_label(row: SignalAuroc) -> str:
+    return row.label + (f" (k = {row.min_k_ratio:g})" if row.min_k_ratio is not None else "")
+
+
+def _flags(row: SignalAuroc, found: int | None) -> str:
+    return f"{found}/{row.flag_tasks}" if found is not None and row.flag_tasks else "–"
+
+
+def detection_rows(rows: list[SignalAuroc]) -> list[list[str]]:
+    """One table row per signal, form and condition: AUROC with its interval and the flag counts."""
+    return [[_signal_label(row), row.condition, str(row.n_seen), f"{row.auroc:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]",
+             RULE_WORDS.get(row.rule, "–"), _flags(row, row.flagged_seen), _flags(row, row.flagged_unseen)]
+            for row in rows]
+
+
 def auroc_lines(aurocs: list[SignalAuroc]) -> list[str]:
-    """The membership signals of one family and arm: a row per signal, its AUROC in each condition."""
+    """The detection table of one family, arm and dose: every signal's power to detect known exposure."""
     if not aurocs:
         return []
-    by_signal: dict[str, dict[str, SignalAuroc]] = {}
-    for row in aurocs:
-        by_signal.setdefault(row.signal, {})[row.condition] = row
-    conditions = list(dict.fromkeys(row.condition for row in aurocs))
-    rows = []
-    for cells in by_signal.values():
-        first = next(iter(cells.values()))
-        label = first.label + (f" (k = {first.min_k_ratio:g})" if first.min_k_ratio is not None else "")
-        rows.append([label, f"{first.n_seen} / {first.n_unseen}",
-                     *(f"{cells[c].auroc:.2f} [{cells[c].ci_low:.2f}, {cells[c].ci_high:.2f}]" if c in cells else "–"
-                       for c in conditions)])
-    return ["### Membership signals: AUROC of seen versus unseen tasks", "",
-            "The chance that a task's score under the model that saw it beats a task's score under the model "
-            "that did not (0.5: no signal; ties count one half), on the tasks with all four values; 95% "
-            "task-bootstrap intervals.", "",
-            *_table(["Signal", "n seen / unseen", *(f"AUROC, {c}" for c in conditions)], rows), ""]
+    return ["### Detection of known exposure: AUROC of seen versus unseen tasks, and flags", "",
+            "Per signal, the chance that a task's score under the model that saw it beats a task's score under "
+            "the model that did not (0.5: no signal; ties count one half), on the tasks with all four values, "
+            "with a 95% task-bootstrap interval. A signal is rated per condition (its value) and by its drop "
+            "after renaming (original − renamed, what a CIR test reads). Flags: the tasks a fixed rule flags "
+            "among the seen ones (hits) and the unseen ones (false alarms); a drop is flagged above 0, a value "
+            "above the base model's on the same reference (when the base model was scored).", "",
+            *_table(DETECTION_HEADER, detection_rows(aurocs)), ""]
 
 
 def render_markdown(analysis: ExposureAnalysis) -> str:
@@ -113,7 +126,7 @@ def render_markdown(analysis: ExposureAnalysis) -> str:
     lines = [f"# Exposure analysis (split {split.identity}, {origin}: "
              f"A {len(split.halves['A'])} / B {len(split.halves['B'])} tasks, pool {len(split.pool)})", ""]
     for model, slot in sorted(analysis.slots.items(), key=lambda item: (item[1].group, item[1].half)):
-        lines.append(f"- half {slot.half}, {f'{slot.family} ' if slot.family else ''}{slot.arm}: `{model}`")
+        lines.append(f"- half {slot.half}, {group_title(slot.family, slot.arm, slot.dose)}: `{model}`")
     lines.append("")
     lines += [(f"Behavior rows on the {len(analysis.covered)} tasks the behavior grade covers (appendix J); other "
                "rows on every task with all four cells (n per row)." if analysis.covered is not None else
@@ -130,18 +143,18 @@ def render_markdown(analysis: ExposureAnalysis) -> str:
                   "(original − renamed)_unseen.", "", *_table(TABLE2_HEADER, table2_rows(chosen)), "",
                   "### Cells (Table F.1): seen / unseen", "",
                   *_table(["Measure", "n", "Original", "Renamed"], cell_rows(chosen)), "",
-                  *auroc_lines([row for row in analysis.membership if row.title == title])]
+                  *auroc_lines([row for row in analysis.detection if row.title == title])]
         clean = _effects_of(analysis, title, "untruncated")
         if title in analysis.untruncated_tasks:
             tasks = analysis.untruncated_tasks[title]
             lines += [f"### Tasks with no truncated output (appendix N): {len(tasks)}", ""]
             lines += (_table(TABLE2_HEADER, table2_rows(clean)) if clean else ["No task is left."]) + [""]
-    for family in dict.fromkeys(slot.family for slot in analysis.slots.values()):
-        lines += arms_table(analysis, family)
+    for family, dose in dict.fromkeys((slot.family, slot.dose) for slot in analysis.slots.values()):
+        lines += arms_table(analysis, family, dose)
     if analysis.truncation:
         lines += ["### Truncated outputs (appendix N): reached the token limit or never closed the module", "",
-                  *_table(["Model", "Half", "Arm", "Condition", "Truncated"],
-                          [[f"`{t['model']}`", t["half"], t["arm"], t["condition"],
+                  *_table(["Model", "Half", "Arm", "Dose", "Condition", "Truncated"],
+                          [[f"`{t['model']}`", t["half"], t["arm"], t.get("dose") or "–", t["condition"],
                             f"{t['share']:.1f}% ({t['truncated']}/{t['outputs']})"] for t in analysis.truncation]), ""]
     lines += length_lines(analysis.reference_tokens)
     for note in analysis.missing:

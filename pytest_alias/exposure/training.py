@@ -53,8 +53,12 @@ def local_base(spec: str, dtype: str | None = None) -> Any:
 
 def finetune(base: str, split_file: Path | str, half: str, arm: str, out: Path | str, *,
              settings: FinetuneSettings = FinetuneSettings(), suite: str | None = None,
-             pool_suite: str | None = None, live: bool = True) -> TrainingResult:
-    """Train the model of ``half`` and ``arm`` on ``base`` and write its adapter to ``out``."""
+             pool_suite: str | None = None, live: bool = True, dose: str | None = None) -> TrainingResult:
+    """Train the model of ``half`` and ``arm`` on ``base`` and write its adapter to ``out``.
+
+    ``dose`` (a name from :data:`.doses.DOSES`) is recorded in ``training.json``, and so in every record
+    of the adapter; ``settings`` must already carry the dose's epochs and learning rate.
+    """
     from ..progress import Progress
 
     if half not in HALVES:
@@ -69,6 +73,8 @@ def finetune(base: str, split_file: Path | str, half: str, arm: str, out: Path |
     info = {"split": split.identity, "split_seed": split.seed, "suite": split.suite, "half": half, "arm": arm,
             "prompt_style": model.prompt_style, "base_spec": base, "seen_tasks": list(split.halves[half]),
             "pool_tasks": list(split.pool)}
+    if dose is not None:  # only when named: an adapter trained before doses keeps its fingerprint
+        info["dose"] = dose
     Path(out).mkdir(parents=True, exist_ok=True)
 
     def meter(done: int, total: int) -> Progress:

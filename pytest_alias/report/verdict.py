@@ -52,12 +52,23 @@ class VerdictEvidence:
     table: str
     #: Whether the model's reading paragraph repeats this row (rows a comparison row sums up do not).
     in_reading: bool = True
+    #: How well this kind of evidence detects known exposure (``with_detection``); None: no split given.
+    detection: str | None = None
 
     def cells(self) -> list[str]:
-        return [self.model, self.evidence, self.n, self.value, self.test, self.reading, self.table]
+        detection = [self.detection] if self.detection is not None else []
+        return [self.model, self.evidence, self.n, self.value, self.test, self.reading, *detection, self.table]
 
 
 HEADER = ["model", "evidence", "n", "value [95% CI]", "test", "reading", "table"]
+DETECTION_COLUMN = "detects known exposure (AUROC seen vs unseen; flags)"
+
+
+def verdict_header(rows: Sequence[VerdictEvidence]) -> list[str]:
+    """HEADER, with the detection column before ``table`` when the rows carry one (a split was given)."""
+    if not any(row.detection is not None for row in rows):
+        return list(HEADER)
+    return [*HEADER[:-1], DETECTION_COLUMN, HEADER[-1]]
 
 
 def anchor(title: str) -> str:
@@ -364,7 +375,7 @@ def membership_evidence(aurocs: Sequence[Mapping[str, Any]]) -> list[VerdictEvid
     row per family/arm, signal and condition; rows of an open-weight model family."""
     rows = []
     for found in aurocs:
-        model = f"{found.get('family', '')} {found.get('arm', '')}".strip() or "exposure"
+        model = _group(found) or "exposure"
         value = f"{found['auroc']:.2f} [{found['ci_low']:.2f}, {found['ci_high']:.2f}]"
         if found["ci_low"] > 0.5:
             reading = (f"{found.get('label') or found['signal']} separates the fine-tuned (seen) tasks from unseen "
@@ -390,7 +401,54 @@ CAPTION = ("The evidence on memorization in this run, each row from the table it
 
 def verdict_data(rows: Sequence[VerdictEvidence]) -> list[dict[str, Any]]:
     """The rows as JSON-ready dicts (report.json's section data)."""
-    return [{key: value for key, value in asdict(row).items() if key != "in_reading"} for row in rows]
+    return [{key: value for key, value in asdict(row).items()
+             if key != "in_reading" and not (key == "detection" and value is None)} for row in rows]
+
+
+# --------------------------------------------------------------------------- detection of known exposure
+# With a split, the exposure analysis rates every signal on models whose exposure is known
+# (tla-alias exposure's detection table). A verdict row that reads a signal gets that signal's
+# record beside it: how often the same kind of evidence tells a seen task from an unseen one.
+
+#: Evidence prefixes → the detection signal whose drop after renaming that evidence reads.
+DROP_EVIDENCE = (("name-grade decrease (", "name"), ("name-grade decrease over", "name"),
+                 ("behavior-grade decrease (", "behavior"), ("behavior-grade decrease over", "behavior"),
+                 ("sample agreement", "agreement"), ("file continuation", "continuation"))
+MEMBERSHIP_PREFIX = "membership signal: "
+
+
+def _group(found: Mapping[str, Any]) -> str:
+    """The family, arm and dose of a detection row, as the exposure tables name them."""
+    name = f"{found.get('family', '')} {found.get('arm', '')}".strip()
+    return name + (f", {found['dose']} dose" if found.get("dose") else "")
+
+
+def _matches(row: VerdictEvidence, detection: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The detection rows that rate the signal ``row`` reads (for a membership row, its own group's)."""
+    for prefix, signal in DROP_EVIDENCE:
+        if row.evidence.startswith(prefix):
+            return [d for d in detection if d.get("signal") == signal and d.get("form") == "drop"]
+    if row.evidence.startswith(MEMBERSHIP_PREFIX):
+        label, _, condition = row.evidence[len(MEMBERSHIP_PREFIX):].rpartition(", ")
+        return [d for d in detection if d.get("form", "value") == "value" and d.get("condition") == condition
+                and (d.get("label") or d.get("signal")) == label and _group(d) == row.model]
+    return []
+
+
+def detection_cell(found: Mapping[str, Any]) -> str:
+    """``smollm2 task-pair, strong dose: 0.81 [0.62, 0.95], n 10; flags 7/10 seen, 2/10 unseen``."""
+    text = f"{_group(found) or 'exposure'}: {found['auroc']:.2f} [{found['ci_low']:.2f}, {found['ci_high']:.2f}], n {found['n_seen']}"
+    if found.get("flag_tasks"):
+        text += (f"; flags {found['flagged_seen']}/{found['flag_tasks']} seen, "
+                 f"{found['flagged_unseen']}/{found['flag_tasks']} unseen")
+    return text
+
+
+def with_detection(rows: Sequence[VerdictEvidence], detection: Sequence[Mapping[str, Any]]) -> list[VerdictEvidence]:
+    """``rows`` with the detection column filled: per row the detection record of the signal it reads
+    (one entry per family, arm and dose), "–" for rows no signal of the analysis measures."""
+    return [replace(row, detection="; ".join(detection_cell(d) for d in _matches(row, detection)) or "–")
+            for row in rows]
 
 
 def verdict_reading(rows: Sequence[VerdictEvidence]) -> list[str]:

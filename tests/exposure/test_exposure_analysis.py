@@ -185,9 +185,15 @@ def test_the_exposure_command_prints_the_auroc_table(tmp_path: Path, capsys: pyt
     assert main(["exposure", str(lines), "--split", str(split_file), "--resamples", "200", "--json", str(out)]) == 0
     text = capsys.readouterr().out
     assert "AUROC of seen versus unseen tasks" in text
-    assert "| Min-K% (k = 0.2) | 4 / 4 | 0.69 [" in text and "| Log-likelihood (= perplexity) | 4 / 4 | 0.69" in text
-    saved = json.loads(out.read_text())["membership"]
+    assert "| Min-K% (k = 0.2) | original | 4 | 0.69 [" in text
+    assert "| Log-likelihood (= perplexity) | original | 4 | 0.69" in text
+    # The drop after renaming: seen −1.0 → −1.5 (0.5) against unseen −1.2 → −1.3 (0.1), on every task.
+    assert "| Log-likelihood (= perplexity) | original − random | 4 | 1.00 [1.00, 1.00] | original − renamed > 0 | 4/4 | 4/4 |" in text
+    data = json.loads(out.read_text())
+    saved = data["membership"]
     assert len(saved) == 6 and saved[0]["tasks"] == ["t1", "t2", "t3", "t4"]
+    assert {(row["signal"], row["form"]) for row in data["detection"]} == {
+        (signal, form) for signal in ("mean", "min_k", "min_k_plus_plus") for form in ("value", "drop")}
 
 
 def test_the_report_verdict_cites_the_membership_aurocs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -266,3 +272,30 @@ def test_the_covered_set_of_several_runs_is_theirs_when_they_agree(monkeypatch: 
     assert cli_exposure._covered(argparse.Namespace(covered=None, files=["likelihood.jsonl"])) is None
     with pytest.raises(cli_exposure.UsageProblem, match="different covered sets"):
         cli_exposure._covered(argparse.Namespace(covered=None, files=["a.json", "c.json"]))
+
+
+def test_the_report_verdict_has_a_detection_column_with_a_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    split_file, lines, report = tmp_path / "split.json", tmp_path / "ll.jsonl", tmp_path / "records.json"
+    SPLIT.write(split_file)
+    lines.write_text("".join(json.dumps(row) + "\n" for row in signal_rows()))
+    report.write_text(json.dumps({"metadata": {}, "aggregate": {}, "records": records()}))
+    assert main(["report", str(report), str(lines), "--split", str(split_file), "--resamples", "200",
+                 "--out", str(tmp_path / "out")]) == 0
+    capsys.readouterr()
+    saved = json.loads((tmp_path / "out" / "report.json").read_text())
+    [verdict] = [s for s in saved["sections"] if s["title"].endswith("(verdict)")]
+    from pytest_alias.report.verdict import DETECTION_COLUMN
+
+    assert verdict["header"][-2] == DETECTION_COLUMN
+    by = {(row["model"], row["evidence"]): row for row in verdict["data"]}
+    decrease = by[("mA", "name-grade decrease (every task with a verdict)")]
+    # Seen drops 0.5, 0, 0.5, 0.5 against unseen 0, 0, 0, 1: 3 + 1.5 + 3 + 3 = 10.5 of 16; flags 3 and 1.
+    assert decrease["detection"].startswith("task-pair: 0.66 [") and decrease["detection"].endswith(
+        "n 4; flags 3/4 seen, 1/4 unseen")
+    membership = by[("task-pair", "membership signal: Log-likelihood (= perplexity), original")]
+    assert membership["detection"].startswith("task-pair: 0.69 [")
+    # Without a split: no column.
+    assert main(["report", str(report), "--resamples", "200", "--out", str(tmp_path / "plain")]) == 0
+    plain = json.loads((tmp_path / "plain" / "report.json").read_text())
+    [bare] = [s for s in plain["sections"] if s["title"].endswith("(verdict)")]
+    assert DETECTION_COLUMN not in bare["header"]

@@ -1,0 +1,70 @@
+"""Exposure doses: their settings, the command line's precedence, and the dose in training.json and records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from pytest_alias.cli import main
+from pytest_alias.errors import UsageProblem
+from pytest_alias.exposure import training
+from pytest_alias.exposure.doses import ALL_LINEAR, DOSES, get_dose
+from pytest_alias.exposure.finetune import FinetuneSettings, TrainingResult
+from pytest_alias.exposure.split import make_split
+from pytest_alias.tasks.suites import load_suite
+
+
+def test_a_dose_changes_epochs_rate_and_modules_and_nothing_else() -> None:
+    paper, strong = DOSES["paper"].settings(), get_dose("strong").settings()
+    assert (paper.epochs, paper.learning_rate, paper.target_modules) == (3, 2e-4, ("q_proj", "k_proj", "v_proj", "o_proj"))
+    assert paper == FinetuneSettings()  # appendix E exactly
+    assert (strong.epochs, strong.learning_rate, strong.target_modules) == (10, 3e-3, ALL_LINEAR)
+    untouched = {k: v for k, v in strong.to_dict().items() if k not in ("epochs", "learning_rate", "target_modules")}
+    assert untouched == {k: v for k, v in paper.to_dict().items() if k in untouched}
+    assert get_dose("strong").to_dict()["target_modules"] == list(ALL_LINEAR)
+    with pytest.raises(UsageProblem, match="unknown dose 'huge'; choose one of paper, strong"):
+        get_dose("huge")
+
+
+def test_the_command_applies_the_dose_and_explicit_flags_win(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, Any] = {}
+
+    def fake_finetune(*args: Any, settings: FinetuneSettings, dose: str | None = None, **kwargs: Any) -> TrainingResult:
+        seen.update(settings=settings, dose=dose)
+        return TrainingResult(steps=1, losses=[1.0])
+
+    monkeypatch.setattr(training, "finetune", fake_finetune)
+    common = ["finetune", "--base", "smollm2", "--split", "s.json", "--half", "A", "--dtype", "fp32", "--quiet"]
+    assert main([*common, "--out", str(tmp_path / "a"), "--dose", "strong", "--epochs", "2"]) == 0
+    assert seen["dose"] == "strong" and seen["settings"].epochs == 2
+    assert seen["settings"].learning_rate == 3e-3 and seen["settings"].target_modules == ALL_LINEAR
+    assert main([*common, "--out", str(tmp_path / "b")]) == 0
+    assert seen["dose"] is None and seen["settings"] == FinetuneSettings(dtype="fp32")
+
+
+def test_the_dose_is_recorded_for_the_adapter_and_its_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_alias.models.local import _training_settings
+
+    split_file = tmp_path / "split.json"
+    make_split(load_suite("builtin", ids=["barrier", "die-hard"]), suite="builtin").write(split_file)
+    model = SimpleNamespace(wrap=lambda prompt: prompt, model=None, tokenizer=None, identity="base", prompt_style="chat",
+                            device=SimpleNamespace(type="cpu"))
+    monkeypatch.setattr(training, "local_base", lambda spec, dtype=None: model)
+    captured: dict[str, Any] = {}
+
+    def fake_train(*args: Any, info: dict[str, Any], **kwargs: Any) -> TrainingResult:
+        captured.update(info)
+        return TrainingResult(steps=1)
+
+    monkeypatch.setattr(training, "train_lora", fake_train)
+    settings = get_dose("strong").settings(FinetuneSettings(dtype="fp32"))
+    training.finetune("smollm2", split_file, "A", "task-pair", tmp_path / "a", settings=settings, dose="strong", live=False)
+    assert captured["dose"] == "strong" and captured["half"] == "A"
+    captured.clear()
+    training.finetune("smollm2", split_file, "A", "task-pair", tmp_path / "b", settings=settings, live=False)
+    assert "dose" not in captured  # no dose named: the fingerprint of an older adapter stays the same
+    note = _training_settings({"settings": settings.to_dict(), "precision": {"mode": "fp32"}})["training"]
+    assert note["epochs"] == 10 and note["learning_rate"] == 3e-3 and note["target_modules"] == list(ALL_LINEAR)
