@@ -1,6 +1,8 @@
 """The exposure experiment offline on SmolLM2-135M, end to end: models with known exposure, generated and graded.
 
-    python benchmarks/exposure_smollm2.py --out exposure-smollm2 [--tasks 10] [--samples 3] [--jobs 2] ...
+    python benchmarks/exposure_smollm2.py --out exposure-smollm2 --tasks 8 --pool-size 0 --samples 2 --jobs 2
+
+(about 40 minutes on two free cores; ``--plan`` prints the steps and the estimate without running them).
 
 One script, every step through the project's real doors (``tla-alias`` and the pytest plugin, each
 in its own process), every finished step kept:
@@ -55,10 +57,12 @@ BASE = "smollm2"
 
 # Measured on the project's shared 2-core machine, one core each, SmolLM2-135M in fp32 (2026-12-06; see
 # docs/explanation/exposure.md, "Measured"): CPU seconds, so a busy machine takes longer in wall-clock time.
-LOAD_CPU_S = 35.0  # a step's process start: torch, the GGUF tokenizer and dequantized weights
-TRAIN_CPU_S_PER_TOKEN = {"q_proj,k_proj,v_proj,o_proj": 0.012, "all": 0.015}  # one LoRA step, no checkpointing
+LOAD_CPU_S = 45.0  # a step's process start: torch, the GGUF tokenizer, dequantized weights, conditions
+TRAIN_CPU_S_PER_TOKEN = {"q_proj,k_proj,v_proj,o_proj": 0.012, "all": 0.013}  # one LoRA step, no checkpointing
 PROMPT_TOKENS = 300  # chat template + appendix E's prompt + description, beside each reference
-GENERATE_ROW_STEPS_PER_CPU_S = 31.0  # 16 rows × 704 steps in 362 s: a batch runs until its longest row ends
+# A batch runs until its longest row ends: 16 rows × 704 steps took 362 CPU s (31/s), 16 × 480 about 195 (39/s).
+GENERATE_ROW_STEPS_PER_CPU_S = 35.0
+GRADE_CPU_S_PER_SAMPLE = 1.0  # SANY, and TLC for the outputs that parse
 SCORE_CPU_S_PER_TOKEN = 0.004  # a likelihood forward pass
 
 
@@ -251,7 +255,8 @@ def estimate(args: argparse.Namespace, plan: dict[str, Any], split: dict[str, An
     scored = sum(PROMPT_TOKENS + n for conditions in lengths.values() for n in conditions.values())
     found["likelihood"] = (1 + 2 * len(doses)) * (LOAD_CPU_S + scored * SCORE_CPU_S_PER_TOKEN)
     rows = 2 * len(generated) * len(lengths) * 2 * args.samples
-    found["generate"] = 2 * len(generated) * LOAD_CPU_S + rows * tokens / GENERATE_ROW_STEPS_PER_CPU_S
+    found["generate"] = (2 * len(generated) * LOAD_CPU_S + rows * tokens / GENERATE_ROW_STEPS_PER_CPU_S
+                         + rows * GRADE_CPU_S_PER_SAMPLE)
     if args.continuation:  # one file per task and condition per adapter, in one batch
         found["generate"] += 2 * len(generated) * (LOAD_CPU_S + len(lengths) * 2 * tokens / GENERATE_ROW_STEPS_PER_CPU_S)
     return found
@@ -303,6 +308,7 @@ class Runner:
                 continue
             if pid not in running:
                 continue
+            last_note = time.monotonic()  # the next progress note a minute after this line
             step, _, started, log = running.pop(pid)
             log.close()
             code = os.waitstatus_to_exitcode(status)

@@ -21,7 +21,7 @@ def test_a_dose_changes_epochs_rate_and_modules_and_nothing_else() -> None:
     paper, strong = DOSES["paper"].settings(), get_dose("strong").settings()
     assert (paper.epochs, paper.learning_rate, paper.target_modules) == (3, 2e-4, ("q_proj", "k_proj", "v_proj", "o_proj"))
     assert paper == FinetuneSettings()  # appendix E exactly
-    assert (strong.epochs, strong.learning_rate, strong.target_modules) == (10, 3e-3, ALL_LINEAR)
+    assert (strong.epochs, strong.learning_rate, strong.target_modules) == (15, 3e-3, ALL_LINEAR)
     untouched = {k: v for k, v in strong.to_dict().items() if k not in ("epochs", "learning_rate", "target_modules")}
     assert untouched == {k: v for k, v in paper.to_dict().items() if k in untouched}
     assert get_dose("strong").to_dict()["target_modules"] == list(ALL_LINEAR)
@@ -67,4 +67,21 @@ def test_the_dose_is_recorded_for_the_adapter_and_its_records(tmp_path: Path, mo
     training.finetune("smollm2", split_file, "A", "task-pair", tmp_path / "b", settings=settings, live=False)
     assert "dose" not in captured  # no dose named: the fingerprint of an older adapter stays the same
     note = _training_settings({"settings": settings.to_dict(), "precision": {"mode": "fp32"}})["training"]
-    assert note["epochs"] == 10 and note["learning_rate"] == 3e-3 and note["target_modules"] == list(ALL_LINEAR)
+    assert note["epochs"] == 15 and note["learning_rate"] == 3e-3 and note["target_modules"] == list(ALL_LINEAR)
+
+
+def test_an_exposure_adapter_is_tested_with_the_prompt_it_was_trained_on() -> None:
+    """Appendix E: "trained and tested with the prompt". A chat model's adapter was trained on appendix E's
+    prompt inside the chat template, so its test prompt is that too, not the frontier prompt a request carries."""
+    from pytest_alias.models.base import GenerationRequest
+    from pytest_alias.models.local import LocalModel
+    from pytest_alias.models.prompts import finetune_prompt
+    from pytest_alias.tasks.model import Condition
+
+    condition = Condition("clock", "original", "A clock.", {"Clock": "---- MODULE Clock ----\n====\n"}, None, {})
+    request = GenerationRequest.from_condition(condition, 0, style="frontier")
+    adapter = SimpleNamespace(prompt_style="chat", exposure={"half": "A"}, wrap=lambda prompt: f"<chat>{prompt}</chat>")
+    assert LocalModel.render(adapter, request) == f"<chat>{finetune_prompt('A clock.')}</chat>"  # type: ignore[arg-type]
+    plain = SimpleNamespace(prompt_style="chat", exposure=None, wrap=adapter.wrap)  # no exposure adapter
+    assert LocalModel.render(plain, request) == f"<chat>{request.prompt}</chat>"  # type: ignore[arg-type]
+    assert request.prompt != finetune_prompt("A clock.")
