@@ -196,17 +196,22 @@ def test_the_exposure_command_prints_the_auroc_table(tmp_path: Path, capsys: pyt
         (signal, form) for signal in ("mean", "min_k", "min_k_plus_plus") for form in ("value", "drop")}
 
 
-def test_the_report_verdict_cites_the_membership_aurocs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    split_file, lines = tmp_path / "split.json", tmp_path / "ll.jsonl"
+def _verdict_with_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+    """``tla-alias report`` of the records and likelihood rows with the split: its verdict section."""
+    split_file, lines, report = tmp_path / "split.json", tmp_path / "ll.jsonl", tmp_path / "records.json"
     SPLIT.write(split_file)
     lines.write_text("".join(json.dumps(row) + "\n" for row in signal_rows()))
-    report = tmp_path / "records.json"
     report.write_text(json.dumps({"metadata": {}, "aggregate": {}, "records": records()}))
     assert main(["report", str(report), str(lines), "--split", str(split_file), "--resamples", "200",
                  "--out", str(tmp_path / "out")]) == 0
     capsys.readouterr()
     saved = json.loads((tmp_path / "out" / "report.json").read_text())
     [verdict] = [s for s in saved["sections"] if s["title"].endswith("(verdict)")]
+    return verdict
+
+
+def test_the_report_verdict_cites_the_membership_aurocs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    verdict = _verdict_with_split(tmp_path, capsys)
     membership = {row["evidence"]: row for row in verdict["data"] if row["evidence"].startswith("membership")}
     assert len(membership) == 6  # three signals × original, renamed
     row = membership["membership signal: Log-likelihood (= perplexity), original"]
@@ -275,15 +280,7 @@ def test_the_covered_set_of_several_runs_is_theirs_when_they_agree(monkeypatch: 
 
 
 def test_the_report_verdict_has_a_detection_column_with_a_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    split_file, lines, report = tmp_path / "split.json", tmp_path / "ll.jsonl", tmp_path / "records.json"
-    SPLIT.write(split_file)
-    lines.write_text("".join(json.dumps(row) + "\n" for row in signal_rows()))
-    report.write_text(json.dumps({"metadata": {}, "aggregate": {}, "records": records()}))
-    assert main(["report", str(report), str(lines), "--split", str(split_file), "--resamples", "200",
-                 "--out", str(tmp_path / "out")]) == 0
-    capsys.readouterr()
-    saved = json.loads((tmp_path / "out" / "report.json").read_text())
-    [verdict] = [s for s in saved["sections"] if s["title"].endswith("(verdict)")]
+    verdict = _verdict_with_split(tmp_path, capsys)
     from pytest_alias.report.verdict import DETECTION_COLUMN
 
     assert verdict["header"][-2] == DETECTION_COLUMN
@@ -295,7 +292,7 @@ def test_the_report_verdict_has_a_detection_column_with_a_split(tmp_path: Path, 
     membership = by[("task-pair", "membership signal: Log-likelihood (= perplexity), original")]
     assert membership["detection"].startswith("task-pair: 0.69 [")
     # Without a split: no column.
-    assert main(["report", str(report), "--resamples", "200", "--out", str(tmp_path / "plain")]) == 0
+    assert main(["report", str(tmp_path / "records.json"), "--resamples", "200", "--out", str(tmp_path / "plain")]) == 0
     plain = json.loads((tmp_path / "plain" / "report.json").read_text())
     [bare] = [s for s in plain["sections"] if s["title"].endswith("(verdict)")]
     assert DETECTION_COLUMN not in bare["header"]
