@@ -56,6 +56,7 @@ from .extended import ExtendedInputs, extended_search, fallback_reason, on_data_
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .graphfilter import MIN_MAPPINGS, GraphFilter
 from .guard import loaded_writer
+from .integrity import unless_self_stopping
 from .labels import label_variables
 from .mapping import NameMapping, declared, paper_mappings
 from .mapping_checks import MappingChecks
@@ -123,7 +124,7 @@ def behavior_grader(extraction: Extraction, condition: Condition, ctx: GradeCont
     """
     result = _grade_behavior(extraction, condition, ctx)
     if result.passed:
-        return result
+        return unless_self_stopping(result, extraction)
     details = result.details
     if details.get("stage") == Stage.SPEC and spec_formula(condition.module_map, condition.main, None) is None:
         # A constant-only reference (ASSUMEs checked, no Init/Next): there are no behaviors to compare.

@@ -16,8 +16,8 @@ model's output is untrusted, so the guard fails closed, in two layers:
 What the guard lets through, and why it is safe (docs/grader-integrity.md has the whole list): the
 ``TLC`` module's operators. ``Print``/``PrintT`` only print (a string value is printed quoted, so it
 cannot forge a line of TLC's own: the verdict is read from TLC's message codes and the process);
-``Assert`` fails the run; ``TLCSet("exit", TRUE)`` ends the search early, which the final statistics
-show (``stopped_early``, a failure); ``TLCGet``, ``RandomElement``, ``JavaTime``, ``TLCEval``,
+``Assert`` fails the run; ``TLCSet("exit", TRUE)`` ends the search early, and no pass of an output
+that can call it counts (:func:`.integrity.self_stopping`); ``TLCGet``, ``RandomElement``, ``JavaTime``, ``TLCEval``,
 ``Permutations`` and ``SortSeq`` change what TLC explores or computes but read no file, and TLC runs
 with a pinned seed (``-seed 0``), so a verdict repeats.
 """

@@ -14,22 +14,77 @@ TLC reports "no error" for three kinds of run that prove nothing about an output
 The last two are asked only of a run that passed, so they cost nothing for a failing output; the third
 runs TLC once more, on the same spec and constants with the one property ``<>FALSE``, which every
 behavior violates: TLC finds a violation exactly when the formula admits a behavior.
+
+TLC's final statistics do not catch every self-stop: when ``TLCSet("exit", TRUE)`` is evaluated
+while TLC checks a successor state, TLC ends at once, reports "no error" even for a violation it had
+just found, and may leave nothing on its queue (measured on die-hard: a wrong spec, and a right one
+under a wrong mapping, both passed). So a pass of an output that can ask TLC to stop
+(:func:`self_stopping`, read from its text) is no evidence either, whatever TLC printed; this holds
+for the name grade and for every refinement check of the behavior grade.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Iterable
 
 from ..tla.cfg import Cfg, CfgError, parse_cfg, render_cfg
 from ..tla.runner import TlaTools
-from ..tla.specfiles import SpecFiles
+from ..tla.specfiles import SpecFiles, blank_comments
 from ..tla.tlc import TlcResult
+from ..vocabulary import Side
+from .extract import Extraction
 from .refinement import mentions_liveness
+from .result import GradeResult
 
-__all__ = ["integrity_failure", "no_initial_state", "vacuous_behaviors"]
+__all__ = ["integrity_failure", "no_initial_state", "self_stopping", "unless_self_stopping", "vacuous_behaviors"]
 
 #: The property no behavior satisfies, checked to learn whether the spec formula admits a behavior.
 NO_BEHAVIOR = "<>FALSE"
+
+
+#: A string literal (skipped: a name inside one is not code) or an occurrence of TLC's ``TLCSet``.
+_STRING_OR_TLCSET = re.compile(r'"(?:[^"\\\n]|\\.)*"|\bTLCSet\b')
+#: ``TLCSet``'s first argument when it is a literal: a register number or a string key.
+_LITERAL_KEY = re.compile(r'\s*\(\s*(?:(?P<number>\d+)|"(?P<key>(?:[^"\\\n]|\\.)*)")\s*,')
+#: The string key with which ``TLCSet`` ends TLC's search.
+EXIT_KEY = "exit"
+
+
+def self_stopping(texts: Iterable[str]) -> str | None:
+    """Why an output whose modules are ``texts`` may have ended TLC's check itself, or None.
+
+    ``TLCSet(k, v)`` writes TLC's register ``k``; the key ``"exit"`` stops the search. A literal number
+    or any other literal string key is a register and harmless; ``"exit"``, a key TLC computes (it may
+    be ``"exit"``) and ``TLCSet`` passed on as an operator argument are not. Comments and strings are
+    skipped, so only code counts."""
+    for text in texts:
+        code = blank_comments(text)
+        for found in _STRING_OR_TLCSET.finditer(code):
+            if found.group().startswith('"'):
+                continue
+            key = _LITERAL_KEY.match(code, found.end())
+            if key is not None and key.group("key") != EXIT_KEY:
+                continue
+            line = code.count("\n", 0, found.start()) + 1
+            use = (f'TLCSet("{EXIT_KEY}", ...)' if key is not None
+                   else "TLCSet with a key that is not a literal (it may be \"exit\")")
+            return (f"the output calls {use} at line {line}, which can end TLC's search early with no error "
+                    "reported, even for a violation TLC had just found: no TLC check of it is evidence")
+    return None
+
+
+def unless_self_stopping(result: GradeResult, extraction: Extraction) -> GradeResult:
+    """``result`` (a name or behavior grade: TLC's word), failed when it passed and the output can end
+    TLC's search itself (:func:`self_stopping`)."""
+    if not result.passed:
+        return result
+    why = self_stopping([extraction.text or "", *(text for _, text in extraction.others)])
+    if why is None:
+        return result
+    result.details.update({"integrity": why, "side": Side.OUTPUT})
+    return GradeResult(result.grade, False, why, result.details, result.seconds)
 
 
 def _parsed(spec: SpecFiles) -> Cfg | None:

@@ -22,7 +22,7 @@ from .graphpass import name_check_keeps_graph
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .outnames import output_names
 from .guard import loaded_writer
-from .integrity import integrity_failure
+from .integrity import integrity_failure, unless_self_stopping
 from .parse_grade import sany_reason, staged_output
 from .result import Evidence, GradeResult
 from .tlc_reason import tlc_reason
@@ -103,7 +103,7 @@ def name_grader(extraction: Extraction, condition: Condition, ctx: GradeContext)
     if vacuous is not None:
         details["integrity"] = vacuous
         return verdict(False, vacuous)
-    return verdict(result.ok, tlc_reason(result, binding, timeout))
+    return unless_self_stopping(verdict(result.ok, tlc_reason(result, binding, timeout)), extraction)
 
 
 def _reference_cfg_fault(tools: TlaTools, condition: Condition, timeout: float) -> str | None:

@@ -14,6 +14,7 @@ import pytest
 
 from pytest_alias.grading import grade_name
 from pytest_alias.grading.behavior import grade_behavior
+from pytest_alias.grading.integrity import self_stopping
 from pytest_alias.tasks.suites import load_suite
 from pytest_alias.tla.runner import TlaTools
 from pytest_alias.records import grade_outcome
@@ -40,6 +41,13 @@ TRICKS: dict[str, tuple[str, str, str]] = {
     "exit in an action": (wrong_clock(tick="Tick == /\\ hr' = IF hr >= 11 THEN 1 ELSE hr + 2\n"
                                            "        /\\ TLCSet(\"exit\", hr = 5)\n"),
                           "stopped TLC early", ""),
+    # One initial state: TLC stops on the first successor, reports no error for the TypeOK it violates,
+    # and leaves nothing on its queue, so only the text tells.
+    "exit hiding a violation": (wrong_clock(init="Init == hr = 1\n", tick="Tick == TLCSet(\"exit\", TRUE) /\\ hr' = hr + 20\n"),
+                                "TLCSet(\"exit\"", ""),
+    "exit through a computed key": (wrong_clock(init="Init == hr = 1\n",
+                                                tick="Key == \"exit\"\nTick == TLCSet(Key, TRUE) /\\ hr' = hr + 20\n"),
+                                    "not a literal", ""),
     "no initial state": (wrong_clock(init="Init == hr \\in 1..12 /\\ FALSE\n"), "no state satisfies", ""),
     "an assumption that is always false": (wrong_clock(extra="ASSUME FALSE\n"), "ASSUME", ""),
     "fairness that can never be met": (wrong_clock(spec="Next == Tick\nSpec == Init /\\ [][Next]_hr /\\ WF_hr(hr' = 100)\n"),
@@ -116,6 +124,32 @@ def test_a_fair_spec_with_a_property_is_probed_once_and_passes(clock, tmp_path: 
     result = grade_name(clock.module_map[clock.main], clock, tools)
     assert result.passed and "integrity" not in result.details
     assert tools.launches["tlc"] == 2  # the check and its probe
+
+
+def test_a_right_spec_that_stops_tlc_passes_no_mapping_it_should_not(tools: TlaTools) -> None:
+    """Die-hard's reference with ``TLCSet("exit", TRUE)`` in Next: under the mapping that swaps the two jugs
+    (a wrong one) both refinement checks stopped on their first step with no error and an empty queue, so
+    the search once passed it."""
+    task = {task.id: task for task in load_suite("builtin")}["die-hard"]
+    condition = task.original()
+    reference = condition.module_map[condition.main]
+    stopping = (reference.replace("EXTENDS Naturals", "EXTENDS Naturals, TLC")
+                .replace("Next ==", "AnyMove ==", 1)
+                .replace("Spec ==", "Next == TLCSet(\"exit\", TRUE) /\\ AnyMove\n\nSpec ==", 1))
+    assert "AnyMove" in stopping
+    _assert_failed_by_output(grade_name(stopping, condition, tools), "name", "")
+    _assert_failed_by_output(grade_behavior(stopping, condition, tools), "behavior", "TLCSet(\"exit\"")
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ('Next == TLCSet("exit", TRUE) /\\ x\' = 1', True),
+    ("Stop(k) == TLCSet(k, TRUE)", True),
+    ("Apply(F(_, _)) == F(1, 2)\nA == Apply(TLCSet)", True),
+    ('N == TLCSet(42, TLCGet(42) + 1) /\\ TLCSet("s:_possible", 1)', False),  # registers, by number or key
+    ('(* TLCSet("exit", TRUE) *) \\* TLCSet(k, TRUE)\nP == PrintT("TLCSet(\\"exit\\", TRUE)")', False),
+])
+def test_only_a_tlcset_that_may_stop_tlc_is_flagged(text: str, flagged: bool) -> None:
+    assert (self_stopping([text]) is not None) is flagged
 
 
 @pytest.mark.parametrize("operator", ["JsonDeserialize", "ndJsonDeserialize"])
