@@ -29,7 +29,7 @@ def add_toolchain_commands(commands: Any) -> None:
     check = commands.add_parser("check", help="strict SANY then TLC on one module")
     check.add_argument("module", type=Path, help="the .tla module (modules it imports are read from beside it)")
     check.add_argument("--cfg", type=Path, default=None, help="the cfg (default: MODULE.cfg beside the module)")
-    check.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help="TLC time limit in seconds (default 300)")
+    check.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help=f"TLC time limit in seconds (default {TLC_TIMEOUT_S:g})")
     check.add_argument("--workers", type=integer(1, MAX_WORKERS), default=1, help="TLC worker threads (default 1)")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(handler=f"{TOOLCHAIN}:cmd_check")
@@ -90,7 +90,7 @@ def add_grade_commands(commands: Any) -> None:
     grade.add_argument("--grade", choices=GRADES, required=True, help="which grade")
     grade.add_argument("--mode", choices=MODES, default="paper",
                        help="behavior-grade mapping search (default paper)")
-    grade.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help="time limit per TLC run in seconds (default 300)")
+    grade.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help=f"time limit per TLC run in seconds (default {TLC_TIMEOUT_S:g})")
     add_command_option(grade, "name-rule")
     add_command_option(grade, "search-budget")
     grade.add_argument("--json", action="store_true", help="print one JSON object")
@@ -104,7 +104,7 @@ def add_grade_commands(commands: Any) -> None:
     validate.add_argument("--seed", type=integer(0, MAX_SEED), default=0, help="random-name seed of the renamed controls (default 0)")
     validate.add_argument("--mutant-limit", type=integer(0, MAX_MUTANTS), default=40,
                           help=f"mutants generated per task (default 40, at most {MAX_MUTANTS:,})")
-    validate.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help="time limit per TLC run of a grade (default 300, the paper's)")
+    validate.add_argument("--timeout", type=seconds, default=TLC_TIMEOUT_S, help=f"time limit per TLC run of a grade (default {TLC_TIMEOUT_S:g}, the paper's)")
     validate.add_argument("--mutant-timeout", type=seconds, default=60.0,
                           help="time limit per TLC run deciding whether a mutant is kept (default 60)")
     validate.add_argument("--max-states", type=integer(1), default=None,

@@ -35,7 +35,7 @@ PAPER_MAX_NEW_TOKENS = 1024
 _WORDS = {
     "prefill": "prefill {value} (the paper gives none)",
     "samples": "{value} sample(s) per task and condition (the paper: 5)",
-    "timeout": "TLC limit {value:g} s (the paper: 300 s)",
+    "timeout": "TLC limit {value:g} s (the paper: " + f"{TLC_TIMEOUT_S:g} s)",
     "mode": "behavior grade mode {value} (the paper's procedure: paper)",
     "name_rule": "name grade rule {value} (a stand-in operator must fit the cfg section's level, and a cfg's own "
                  "INIT/NEXT/SPECIFICATION name the output defines is kept; the paper's appendix H rule: paper)",

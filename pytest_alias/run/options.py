@@ -130,7 +130,7 @@ OPTIONS: tuple[Option, ...] = (
            "each verified by SANY/TLC); rates and decreases are averaged over them, with the spread and worst "
            f"case (default 1, the paper's single renaming; at most {MAX_RENAME_SEEDS})", 1,
            integer(1, MAX_RENAME_SEEDS)),
-    Option("timeout", "TLC time limit per run in seconds (default 300)", TLC_TIMEOUT_S, seconds),
+    Option("timeout", f"TLC time limit per run in seconds (default {TLC_TIMEOUT_S:g})", TLC_TIMEOUT_S, seconds),
     Option("mode", "behavior grade: paper (the paper's procedure) or extended (default paper)", "paper",
            choices=MODES),
     Option("name-rule", "name grade's cfg binding: paper (appendix H as written: INIT/NEXT/SPECIFICATION point at "
@@ -139,7 +139,7 @@ OPTIONS: tuple[Option, ...] = (
            "own INIT/NEXT/SPECIFICATION name the output defines is kept; a deviation every record and the summary "
            "header name) (default paper)", "paper", choices=NAME_RULES),
     Option("search-budget", "time budget in seconds of one behavior grade's whole mapping search (default: "
-           f"{SEARCH_BUDGET_LIMITS} × the TLC limit, 1,200 s at 300 s); a search it cuts off is the outcome "
+           f"{SEARCH_BUDGET_LIMITS} × the TLC limit, {SEARCH_BUDGET_LIMITS * TLC_TIMEOUT_S:,.0f} s at {TLC_TIMEOUT_S:g} s); a search it cuts off is the outcome "
            "'search budget spent', no verdict on the output and left out of the rates", None, seconds),
     Option("cache-dir", "folder for the run cache, condition cache and generation store"),
     Option("store", "generation store mode (default rw)", "rw", choices=STORE_MODES),
@@ -149,7 +149,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("no-fail", "grade failures are xfail: only the gates decide the outcome", False, kind="flag"),
     Option("lora", "a PEFT LoRA adapter folder applied to hf: models"),
     Option("meaningful-maps", "JSON {task id: {old name: new name}} for the meaningful condition"),
-    Option("resamples", f"bootstrap resamples for the summary CIs (default 10000, at most {MAX_RESAMPLES:,})",
+    Option("resamples", f"bootstrap resamples for the summary CIs (default {BOOTSTRAP_RESAMPLES}, at most {MAX_RESAMPLES:,})",
            BOOTSTRAP_RESAMPLES, integer(100, MAX_RESAMPLES)),
     Option("prefill", "none (default, the paper's setting): the answer is the model's alone; header: local "
            "models' answers start with '---- MODULE <Name> ----' (in a renamed condition the renamed name), a "

@@ -291,6 +291,11 @@ def _cds_archive(toolchain: Toolchain, cache_root: Path) -> Path | None:
     return None
 
 
+#: Limits of the class-data archive's two one-off JVM runs (a probe TLC run listing the classes it loads,
+#: then the dump); generous, since a failure only means running without the archive.
+_PROBE_RUN_S, _ARCHIVE_DUMP_S = 120.0, 300.0
+
+
 def _build_cds_archive(toolchain: Toolchain, archive: Path) -> None:
     java, jar = str(toolchain.java.path), str(toolchain.jar.path)
     with tempfile.TemporaryDirectory(prefix="alias-cds-") as scratch:
@@ -303,10 +308,10 @@ def _build_cds_archive(toolchain: Toolchain, archive: Path) -> None:
         (work / "Probe.cfg").write_text("INIT Init\nNEXT Next\nINVARIANT Inv\n")
         classes = work / "classes.lst"
         _run_held([java, *_jvm_flags(), f"-XX:DumpLoadedClassList={classes}", f"-Djava.io.tmpdir={work}", "-cp", jar,
-                   MAIN_CLASS["tlc"], "-workers", "1", "Probe.tla"], work, 120)
+                   MAIN_CLASS["tlc"], "-workers", "1", "Probe.tla"], work, _PROBE_RUN_S)
         pending = archive.with_name(f".{archive.stem}.{os.getpid()}.tmp")
         _run_held([java, "-Xshare:dump", f"-XX:SharedClassListFile={classes}", f"-XX:SharedArchiveFile={pending}",
-                   "-Xlog:disable", "-cp", jar], work, 300)
+                   "-Xlog:disable", "-cp", jar], work, _ARCHIVE_DUMP_S)
         if pending.is_file() and pending.stat().st_size > 0:
             os.replace(pending, archive)
         else:
