@@ -205,6 +205,28 @@ def _fingerprint(settings: FinetuneSettings, digest: str, base: str, info: dict[
     return hashlib.sha256(document.encode()).hexdigest()[:16]
 
 
+@dataclass
+class _Run:
+    """What one training works with: the PEFT model, its optimizer, schedule and scaler, and its checkpoint."""
+
+    peft_model: Any
+    adapted: list[str]
+    trainable: list[Any]
+    optimizer: Any
+    scheduler: Any
+    device: Any
+    precision: Precision
+    scaler: Any
+    initial_scale: float | None
+    fingerprint: str
+    checkpoint: Path
+
+    @property
+    def state_file(self) -> Path:
+        """The checkpoint's one file: model, optimizer, schedule, RNG and scaler state."""
+        return self.checkpoint / "state.pt"
+
+
 def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], out: Path | str, *,
                settings: FinetuneSettings = FinetuneSettings(), base_identity: str = "",
                prompt_has_special_tokens: bool = False, info: dict[str, Any] | None = None,
@@ -217,45 +239,89 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
     fp16 on a model outside CUDA is a FinetuneError unless ``allow_cpu_fp16`` (see
     :func:`check_precision_device`).
     """
-    import torch
-    from peft import LoraConfig, get_peft_model, get_peft_model_state_dict, set_peft_model_state_dict
+    import peft  # noqa: F401  # a missing torch or peft fails here, before any other check or work
 
     out = Path(out)
+    usable = _usable_examples(tokenizer, examples, settings, prompt_has_special_tokens)
+    info = dict(info or {})
+    digest = data_digest(examples)
+    fingerprint = _fingerprint(settings, digest, base_identity, {**info, **_precision_key(settings)})
+    finished = _finished_training(out, fingerprint)
+    if finished is not None:
+        return finished
+    check_precision_device(settings.dtype, next(model.parameters()).device.type, allow_cpu_fp16=allow_cpu_fp16)
+
+    total = settings.epochs * len(usable)
+    run = _start_run(model, settings, total, fingerprint, out / CHECKPOINT_DIR)
+    result = TrainingResult(steps=total)
+    _resume(run, result)
+    _train_epochs(run, usable, settings, result, progress)
+    _write_adapter(run.peft_model, out)
+    result.precision = _precision_record(run, result)
+    write_json_atomic(out / TRAINING_FILE, _training_record(run, model, examples, usable, digest, settings, result,
+                                                            base_identity, info))
+    shutil.rmtree(run.checkpoint, ignore_errors=True)
+    return result
+
+
+def _usable_examples(tokenizer: Any, examples: Sequence[TrainingExample], settings: FinetuneSettings,
+                     prompt_has_special_tokens: bool) -> list[EncodedExample]:
+    """The encoded examples that keep a specification token; FinetuneError when there are none."""
     if not examples:
         raise FinetuneError("no training examples: the split's half and pool are empty")
-    info = dict(info or {})
     encoded = [encode_example(tokenizer, example, settings.max_tokens, prompt_has_special_tokens)
                for example in examples]
     usable = [e for e in encoded if any(label != IGNORED_LABEL for label in e.labels[1:])]
     if not usable:
         raise FinetuneError(f"no example keeps a specification token within {settings.max_tokens} tokens")
-    digest = data_digest(examples)
-    fingerprint = _fingerprint(settings, digest, base_identity, {**info, **_precision_key(settings)})
-    done_file = out / TRAINING_FILE
-    if done_file.is_file():
-        try:
-            recorded = read_json(done_file)
-        except (OSError, ValueError):  # damaged (or nested too deeply): not a record of this training
-            recorded = None
-        if not isinstance(recorded, dict):
-            raise FinetuneError(f"{done_file} cannot be read as a training record; choose another --out")
-        if recorded.get("fingerprint") == fingerprint:
-            return TrainingResult(steps=recorded["steps"], losses=recorded["losses"], seconds=recorded["seconds"],
-                                  already_done=True, precision=recorded.get("precision") or {})
-        raise FinetuneError(f"{out} holds an adapter trained with other settings or data; choose another --out")
-    check_precision_device(settings.dtype, next(model.parameters()).device.type, allow_cpu_fp16=allow_cpu_fp16)
+    return usable
 
-    total = settings.epochs * len(usable)
+
+def _finished_training(out: Path, fingerprint: str) -> TrainingResult | None:
+    """The result ``out``'s ``training.json`` records for this training, None when there is none yet."""
+    done_file = out / TRAINING_FILE
+    if not done_file.is_file():
+        return None
+    try:
+        recorded = read_json(done_file)
+    except (OSError, ValueError):  # damaged (or nested too deeply): not a record of this training
+        recorded = None
+    if not isinstance(recorded, dict):
+        raise FinetuneError(f"{done_file} cannot be read as a training record; choose another --out")
+    if recorded.get("fingerprint") == fingerprint:
+        return TrainingResult(steps=recorded["steps"], losses=recorded["losses"], seconds=recorded["seconds"],
+                              already_done=True, precision=recorded.get("precision") or {})
+    raise FinetuneError(f"{out} holds an adapter trained with other settings or data; choose another --out")
+
+
+def _start_run(model: Any, settings: FinetuneSettings, total: int, fingerprint: str, checkpoint: Path) -> _Run:
+    """Wrap ``model`` in its LoRA adapter and set up the optimizer, schedule and loss scaler for ``total`` steps."""
+    import torch
+
+    peft_model, adapted, trainable = _adapt(model, settings)
+    # torch's AdamW decays by 0.01 unless told; the setting is explicit so the run matches the paper's.
+    optimizer = torch.optim.AdamW(trainable, lr=settings.learning_rate, weight_decay=settings.weight_decay)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings, total))
+    device = next(peft_model.parameters()).device
+    precision = training_precision(settings, peft_model, device)
+    # Dynamic loss scaling with GradScaler's defaults (2^16, ×2 every 2,000 clean steps, ½ on overflow),
+    # as Accelerate makes it for the Trainer's fp16=True.
+    scaler = torch.amp.GradScaler(device.type) if precision.loss_scaling else None
+    initial_scale = scaler.get_scale() if scaler is not None else None
+    return _Run(peft_model, adapted, trainable, optimizer, scheduler, device, precision, scaler, initial_scale,
+                fingerprint, checkpoint)
+
+
+def _adapt(model: Any, settings: FinetuneSettings) -> tuple[Any, list[str], list[Any]]:
+    """``model`` under a fresh LoRA adapter in training mode, the modules it adapts, and the weights it trains."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+
     # peft asks transformers about checkpointing under a name that newer transformers deprecate.
     warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning)
     torch.manual_seed(settings.seed)  # LoRA's A matrices start random
     if settings.gradient_checkpointing:
-        # Newer transformers renamed the switch; the old name still works there but warns.
-        if hasattr(model, "activation_checkpointing_enable"):
-            model.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
-        else:
-            model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
-        model.config.use_cache = False
+        _enable_checkpointing(model)
     adapted = matched_modules(model, settings.target_modules, settings.lora_layers)
     targets = adapted if settings.lora_layers == "text" else list(settings.target_modules)
     lora = LoraConfig(r=settings.rank, lora_alpha=settings.alpha, lora_dropout=settings.dropout,
@@ -266,42 +332,58 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
     if settings.dtype == "fp16":
         for parameter in trainable:  # fp32 master weights: PEFT's default, made sure (GradScaler refuses fp16 ones)
             parameter.data = parameter.data.float()
-    # torch's AdamW decays by 0.01 unless told; the setting is explicit so the run matches the paper's.
-    optimizer = torch.optim.AdamW(trainable, lr=settings.learning_rate, weight_decay=settings.weight_decay)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule(settings, total))
-    device = next(peft_model.parameters()).device
-    precision = training_precision(settings, peft_model, device)
-    # Dynamic loss scaling with GradScaler's defaults (2^16, ×2 every 2,000 clean steps, ½ on overflow),
-    # as Accelerate makes it for the Trainer's fp16=True.
-    scaler = torch.amp.GradScaler(device.type) if precision.loss_scaling else None
-    initial_scale = scaler.get_scale() if scaler is not None else None
+    return peft_model, adapted, trainable
 
-    checkpoint = out / CHECKPOINT_DIR
-    result = TrainingResult(steps=total)
-    state_file = checkpoint / "state.pt"
-    if state_file.is_file():
-        state = torch.load(state_file, weights_only=False)
-        if state["fingerprint"] != fingerprint:
-            raise FinetuneError(f"{checkpoint} is a checkpoint of another training; remove it or choose another --out")
-        set_peft_model_state_dict(peft_model, state["adapter"])
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        torch.set_rng_state(state["rng"])
-        result.losses, result.resumed_at, result.seconds = list(state["losses"]), int(state["step"]), state["seconds"]
-        result.skipped_steps = list(state.get("skipped_steps", []))
-        if scaler is not None:
-            scaler.load_state_dict(state["scaler"])
 
-    def save_checkpoint(step: int) -> None:
-        checkpoint.mkdir(parents=True, exist_ok=True)
-        temp = checkpoint / "state.pt.tmp"
-        torch.save({"fingerprint": fingerprint, "step": step, "losses": result.losses, "seconds": result.seconds,
-                    "adapter": get_peft_model_state_dict(peft_model), "optimizer": optimizer.state_dict(),
-                    "scheduler": scheduler.state_dict(), "rng": torch.get_rng_state(),
-                    "skipped_steps": result.skipped_steps,
-                    "scaler": scaler.state_dict() if scaler is not None else None}, temp)
-        os.replace(temp, state_file)
+def _enable_checkpointing(model: Any) -> None:
+    """Turn on gradient checkpointing (non-reentrant) and turn off the KV cache it cannot use."""
+    # Newer transformers renamed the switch; the old name still works there but warns.
+    if hasattr(model, "activation_checkpointing_enable"):
+        model.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
+    else:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    model.config.use_cache = False
 
+
+def _resume(run: _Run, result: TrainingResult) -> None:
+    """Load ``run``'s checkpoint, if there is one, into the run and ``result``."""
+    import torch
+    from peft import set_peft_model_state_dict
+
+    if not run.state_file.is_file():
+        return
+    state = torch.load(run.state_file, weights_only=False)
+    if state["fingerprint"] != run.fingerprint:
+        raise FinetuneError(f"{run.checkpoint} is a checkpoint of another training; remove it or choose another --out")
+    set_peft_model_state_dict(run.peft_model, state["adapter"])
+    run.optimizer.load_state_dict(state["optimizer"])
+    run.scheduler.load_state_dict(state["scheduler"])
+    torch.set_rng_state(state["rng"])
+    result.losses, result.resumed_at, result.seconds = list(state["losses"]), int(state["step"]), state["seconds"]
+    result.skipped_steps = list(state.get("skipped_steps", []))
+    if run.scaler is not None:
+        run.scaler.load_state_dict(state["scaler"])
+
+
+def _save_checkpoint(run: _Run, step: int, result: TrainingResult) -> None:
+    """Write the state after ``step`` to ``run``'s checkpoint, replacing the last one whole."""
+    import torch
+    from peft import get_peft_model_state_dict
+
+    run.checkpoint.mkdir(parents=True, exist_ok=True)
+    temp = run.checkpoint / "state.pt.tmp"
+    torch.save({"fingerprint": run.fingerprint, "step": step, "losses": result.losses, "seconds": result.seconds,
+                "adapter": get_peft_model_state_dict(run.peft_model), "optimizer": run.optimizer.state_dict(),
+                "scheduler": run.scheduler.state_dict(), "rng": torch.get_rng_state(),
+                "skipped_steps": result.skipped_steps,
+                "scaler": run.scaler.state_dict() if run.scaler is not None else None}, temp)
+    os.replace(temp, run.state_file)
+
+
+def _train_epochs(run: _Run, usable: list[EncodedExample], settings: FinetuneSettings, result: TrainingResult,
+                  progress: Callable[[int, int], Any] | None) -> None:
+    """Run every epoch's steps after ``result.resumed_at``, recording into ``result`` and checkpointing."""
+    total = result.steps
     meter = progress(result.resumed_at, total) if progress is not None else None
     started = time.perf_counter() - result.seconds
     try:
@@ -311,38 +393,46 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
                 if step < result.resumed_at:
                     step += 1
                     continue
-                loss, stepped = _train_step(peft_model, usable[index], optimizer, scheduler, trainable, settings,
-                                            device, precision, scaler)
+                loss, stepped = _train_step(run.peft_model, usable[index], run.optimizer, run.scheduler,
+                                            run.trainable, settings, run.device, run.precision, run.scaler)
                 result.losses.append(loss)
                 if not stepped:
                     result.skipped_steps.append(step)
                 step += 1
                 result.seconds = time.perf_counter() - started
                 if meter is not None:
-                    meter.update(1, loss=f"{loss:.3f}", lr=f"{scheduler.get_last_lr()[0]:.1e}")
+                    meter.update(1, loss=f"{loss:.3f}", lr=f"{run.scheduler.get_last_lr()[0]:.1e}")
                 if step % settings.checkpoint_every == 0 and step < total:
-                    save_checkpoint(step)
+                    _save_checkpoint(run, step, result)
     finally:
         if meter is not None:
             meter.close()
-    _write_adapter(peft_model, out)
-    result.precision = {**precision.to_dict(), "skipped_steps": result.skipped_steps,
-                        "initial_loss_scale": initial_scale,
-                        "final_loss_scale": scaler.get_scale() if scaler is not None else None}
-    write_json_atomic(done_file, {
-        "format_version": TRAINING_FORMAT_VERSION, "fingerprint": fingerprint, "base": base_identity,
+
+
+def _precision_record(run: _Run, result: TrainingResult) -> dict[str, Any]:
+    """The precision ``training.json`` records: the mode, the skipped steps and the loss scale before and after."""
+    return {**run.precision.to_dict(), "skipped_steps": result.skipped_steps,
+            "initial_loss_scale": run.initial_scale,
+            "final_loss_scale": run.scaler.get_scale() if run.scaler is not None else None}
+
+
+def _training_record(run: _Run, model: Any, examples: Sequence[TrainingExample], usable: list[EncodedExample],
+                     digest: str, settings: FinetuneSettings, result: TrainingResult, base_identity: str,
+                     info: dict[str, Any]) -> dict[str, Any]:
+    """The contents of ``training.json`` for a finished training."""
+    total = result.steps
+    return {
+        "format_version": TRAINING_FORMAT_VERSION, "fingerprint": run.fingerprint, "base": base_identity,
         **info, "settings": settings.to_dict(), "warmup_steps_used": settings.warmup_for(total),
         "examples": len(examples), "examples_used": len(usable), "steps": total,
         "truncated_examples": sum(e.truncated for e in usable), "data_sha256": digest,
         "example_hashes": {f"{e.source}:{e.task_id}": e.digest() for e in examples},
         "target_tokens": sum(e.target_tokens for e in usable),
         "losses": result.losses, "epoch_losses": _epoch_means(result.losses, len(usable)),
-        "seconds": round(result.seconds, 1), "resumed_at": result.resumed_at, "device": str(device),
+        "seconds": round(result.seconds, 1), "resumed_at": result.resumed_at, "device": str(run.device),
         "weights_dtype": str(getattr(model, "dtype", "")).removeprefix("torch."), "precision": result.precision,
-        "lora_modules": len(adapted),
-        "lora_module_names": adapted[:8]})
-    shutil.rmtree(checkpoint, ignore_errors=True)
-    return result
+        "lora_modules": len(run.adapted),
+        "lora_module_names": run.adapted[:8]}
 
 
 def lora_targets(model: Any, modules: Sequence[str], layers: str = "all") -> list[str]:
