@@ -2,7 +2,8 @@
 
     python benchmarks/exposure_smollm2.py --out exposure-smollm2 --tasks 8 --pool-size 0 --samples 2 --jobs 2
 
-(about 40 minutes on two free cores; ``--plan`` prints the steps and the estimate without running them).
+(49 minutes measured on the shared two-core machine, 72 CPU minutes; ``--plan`` prints the steps and the
+estimate without running them).
 
 One script, every step through the project's real doors (``tla-alias`` and the pytest plugin, each
 in its own process), every finished step kept:
