@@ -45,7 +45,7 @@ class Progress:
         self.next_line = self.step
         self.bar: Any = None
         if live and self.total:
-            from tqdm import tqdm
+            from tqdm import tqdm  # heavy (~80 ms): only a live bar needs it
 
             # A terminal that reports no width (a bare pseudo-terminal) would get an empty bar.
             sized = _terminal_sized(self.stream)

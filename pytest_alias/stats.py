@@ -69,7 +69,7 @@ __all__ = [
 def _scipy_stats() -> Any:
     """``scipy.stats``, imported on first use: importing it takes 1-2 s, and every process of a run
     imports this module (through the run's configuration) while only the summary's tests use it."""
-    from scipy import stats
+    from scipy import stats  # heavy: see above
 
     return stats
 

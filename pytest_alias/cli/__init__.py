@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence
 
 from .. import __version__
 from ..errors import AliasError, usage_message
-from . import exposure, parsers  # light: argument definitions (exposure's imports wait inside its functions)
+from . import exposure, parsers  # light: argument definitions (exposure's heavy imports wait inside its commands)
 
 #: What a subcommand runs: a ``"module:function"`` name (loaded on dispatch) or, for the exposure
 #: family, the function itself.

@@ -11,8 +11,16 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import check_output_file
-from ..vocabulary import BOOTSTRAP_RESAMPLES
-from ..errors import AliasError, UsageProblem  # one error type for every command: one sentence, exit code 2
+from ..vocabulary import BOOTSTRAP_RESAMPLES, MAX_RESAMPLES, MAX_SEED
+from ..errors import AliasError, UsageProblem, usage_message  # one error type for every command: one sentence, exit code 2
+from ..exposure.data import ARMS
+from ..exposure.doses import DOSES, get_dose
+from ..exposure.finetune import DTYPES, LORA_LAYERS, FinetuneSettings
+from ..exposure.likelihood import DEFAULT_BATCH_SIZE
+from ..exposure.signals import agreement_rows
+from ..exposure.split import DEFAULT_SPLIT_SEED, HALVES, load_split, make_split, published_split
+from ..models.membership import DEFAULT_MIN_K
+from ..run.options import integer, positive_number
 
 
 
@@ -45,8 +53,7 @@ def _live(args: argparse.Namespace) -> bool:
 
 def cmd_split(args: argparse.Namespace) -> int:
     """Split a suite into halves A and B (with an optional pool) and write the split file."""
-    from ..exposure.split import make_split, published_split
-    from ..tasks.suites import load_suite, load_suite_report
+    from ..tasks.suites import load_suite, load_suite_report  # on dispatch: --help reads no suite
 
     check_output_file(args.out, "out")  # a link, FIFO or folder: refused before any work
     test = load_suite(args.suite)
@@ -74,8 +81,7 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 def cmd_finetune(args: argparse.Namespace) -> int:
     """Train one exposure model's LoRA adapter."""
-    from ..exposure.finetune import FinetuneSettings
-    from ..exposure.training import finetune
+    from ..exposure.training import finetune  # on dispatch: --help loads no model code
 
     overrides = {name: getattr(args, name) for name in ("epochs", "learning_rate", "warmup_steps", "rank", "alpha",
                                                          "dtype", "weight_decay", "lora_layers")
@@ -86,8 +92,6 @@ def cmd_finetune(args: argparse.Namespace) -> int:
         overrides["gradient_checkpointing"] = False
     try:
         if args.dose is not None:  # the dose's epochs, learning rate and modules, unless given explicitly
-            from ..exposure.doses import get_dose
-
             overrides = {**get_dose(args.dose).overrides(), **overrides}
         settings = FinetuneSettings(**overrides)
         result = finetune(args.base, args.split, args.half, args.arm, args.out, settings=settings,
@@ -113,8 +117,7 @@ def _precision_words(precision: dict[str, Any]) -> str:
 
 def cmd_likelihood(args: argparse.Namespace) -> int:
     """Score every reference's likelihood under a local model."""
-    from ..errors import usage_message
-    from ..run.likelihood import run_likelihood
+    from ..run.likelihood import run_likelihood  # on dispatch: --help loads no run layer (TLC, CIR)
 
     kinds = tuple(k.strip() for k in args.conditions.split(",") if k.strip())
     try:
@@ -144,7 +147,7 @@ def _overrides(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
 def _covered(args: argparse.Namespace) -> set[str] | None:
     """The covered tasks: a ``--covered`` validate-grader file, else the covered set the plugin runs among
     the files recorded (the same in each; else None: every task)."""
-    from .report import _read_json, run_metadata
+    from .report import _read_json, run_metadata  # on dispatch: --help loads no report stack (numpy, grading)
     from ..grading.validation import covered_tasks
     from ..report.paper import run_covered
 
@@ -165,11 +168,8 @@ def _covered(args: argparse.Namespace) -> set[str] | None:
 def cmd_exposure(args: argparse.Namespace) -> int:
     """Table 2 / F.1 / O.1, appendix N and each signal's detection of known exposure from records,
     likelihood, continuation and saved-output files."""
-    from ..exposure.analysis import analyse, read_rows
-    from ..exposure.split import load_split
+    from ..exposure.analysis import analyse, read_rows  # on dispatch: --help loads no numpy or report stack
     from ..exposure.tables import render_markdown, write_outputs
-
-    from ..exposure.signals import agreement_rows
     from .report import run_metadata
 
     split = load_split(args.split)
@@ -191,10 +191,6 @@ def add_exposure_commands(commands: Any) -> None:
 
 
 def _add_split(commands: Any) -> None:
-    from ..exposure.split import DEFAULT_SPLIT_SEED
-    from ..run.options import integer
-    from ..vocabulary import MAX_SEED
-
     split = commands.add_parser("split", help="exposure experiment: split a suite's tasks into halves A and B")
     split.add_argument("suite", help="the test suite: builtin, a folder of tasks, examples:PATH or tlabench:PATH")
     split.add_argument("--seed", type=integer(0, MAX_SEED), default=DEFAULT_SPLIT_SEED, help=f"split seed (default {DEFAULT_SPLIT_SEED})")
@@ -209,12 +205,6 @@ def _add_split(commands: Any) -> None:
 
 
 def _add_finetune(commands: Any) -> None:
-    from ..exposure.data import ARMS
-    from ..exposure.doses import DOSES
-    from ..exposure.finetune import DTYPES, LORA_LAYERS
-    from ..exposure.split import HALVES
-    from ..run.options import integer, positive_number
-
     tune = commands.add_parser("finetune", help="exposure experiment: LoRA-fine-tune a local model on one half")
     tune.add_argument("--base", required=True, help="the base model: smollm2 or hf:PATH")
     tune.add_argument("--split", type=Path, required=True, help="the split file (tla-alias split)")
@@ -251,11 +241,6 @@ def _add_finetune(commands: Any) -> None:
 
 
 def _add_likelihood(commands: Any) -> None:
-    from ..exposure.likelihood import DEFAULT_BATCH_SIZE
-    from ..models.membership import DEFAULT_MIN_K
-    from ..run.options import integer
-    from ..vocabulary import MAX_SEED
-
     score = commands.add_parser("likelihood", help="exposure experiment: mean token log-likelihood of each reference")
     score.add_argument("--model", required=True, help="a local model: smollm2[?lora=DIR] or hf:PATH[?lora=DIR]")
     score.add_argument("--suite", default="builtin", help="the suite (default builtin)")
@@ -274,10 +259,6 @@ def _add_likelihood(commands: Any) -> None:
 
 
 def _add_exposure(commands: Any) -> None:
-    from ..exposure.data import ARMS
-    from ..run.options import integer
-    from ..vocabulary import MAX_RESAMPLES, MAX_SEED
-
     exposure = commands.add_parser("exposure", help="exposure experiment: Table 2, F.1, O.1 and appendix N")
     exposure.add_argument("files", nargs="+", type=Path,
                           help="plugin records (.json report or .jsonl), likelihood and continuation files (.jsonl), "

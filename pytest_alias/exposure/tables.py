@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..atomic import check_output_file, write_output
+from ..report.files import figure_png
 from .analysis import Effects, ExposureAnalysis
 from .detection import BASE_RULE, DROP_RULE, SignalAuroc, group_title
 from .lengths import length_lines
@@ -165,13 +167,12 @@ def render_markdown(analysis: ExposureAnalysis) -> str:
 def _forest_png(effects: list[Effects]) -> str | None:
     """A forest plot of exposure, DiD and unseen cost per measure (base64 PNG), or None without matplotlib."""
     try:
-        import matplotlib
+        import matplotlib  # heavy and optional: only the HTML page's plot needs it
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    from ..report.files import figure_png
 
     parts = (("exposure_original", "exposure (original)"), ("did", "DiD"), ("unseen_cost", "unseen cost"))
     units = sorted({e.unit for e in effects})
@@ -200,8 +201,6 @@ def _forest_png(effects: list[Effects]) -> str | None:
 def write_outputs(analysis: ExposureAnalysis, *, markdown: Path | None = None, json_path: Path | None = None,
                   html_path: Path | None = None) -> None:
     """Write the chosen files atomically, each checked (regular files only, no links) before the first is written."""
-    from ..atomic import check_output_file, write_output
-
     for chosen_path in (markdown, json_path, html_path):
         if chosen_path is not None:
             check_output_file(chosen_path)

@@ -6,7 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..models.local import LocalModel
+from ..models.registry import process_registry
+from ..progress import Progress
 from ..tasks.model import Task
+from ..tasks.suites import load_suite
 from .data import ARMS, training_examples
 from .finetune import (TORCH_DTYPES, FinetuneError, FinetuneSettings, TrainingResult, check_precision_device,
                        train_lora)
@@ -23,8 +27,6 @@ class SplitTasks:
 
 def load_split_tasks(split: ExposureSplit, *, suite: str | None = None, pool_suite: str | None = None) -> SplitTasks:
     """The split's tasks; ``suite``/``pool_suite`` override where they are read from (moved clones)."""
-    from ..tasks.suites import load_suite
-
     test = {task.id: task for task in load_suite(suite or split.suite, ids=list(split.test_ids))}
     check_versions(split, test.values())
     pool: list[Task] = []
@@ -40,9 +42,6 @@ def load_split_tasks(split: ExposureSplit, *, suite: str | None = None, pool_sui
 def local_base(spec: str, dtype: str | None = None) -> Any:
     """The ``LocalModel`` a base spec names, its weights in ``dtype`` (a torch dtype name) unless the spec
     says otherwise; an API model or one that already carries an adapter is refused."""
-    from ..models.local import LocalModel
-    from ..models.registry import process_registry
-
     model = process_registry().create(spec, **({"dtype": dtype} if dtype else {}))
     if not isinstance(model, LocalModel):
         raise FinetuneError(f"--base {spec}: fine-tuning needs a local model (hf:PATH or smollm2)")
@@ -59,8 +58,6 @@ def finetune(base: str, split_file: Path | str, half: str, arm: str, out: Path |
     ``dose`` (a name from :data:`.doses.DOSES`) is recorded in ``training.json``, and so in every record
     of the adapter; ``settings`` must already carry the dose's epochs and learning rate.
     """
-    from ..progress import Progress
-
     if half not in HALVES:
         raise FinetuneError(f"--half must be one of {', '.join(HALVES)}, not {half!r}")
     if arm not in ARMS:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..switches import enabled
+from ..tla.runner import default_tools
 from ..vocabulary import TLC_TIMEOUT_S
 
 
@@ -44,8 +46,5 @@ class GradeContext:
 def grade_context(tools: Any = None, **fields: Any) -> GradeContext:
     """A context for a grade outside a run (the library's convenience functions and tests): the
     default toolchain unless ``tools`` is given, and ``ALIAS_SHORTCUTS`` read now unless set."""
-    from ..switches import enabled
-    from ..tla.runner import default_tools
-
     fields.setdefault("shortcuts", enabled())
     return GradeContext(tools if tools is not None else default_tools(), **fields)

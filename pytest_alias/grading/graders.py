@@ -11,28 +11,25 @@ from __future__ import annotations
 from typing import Callable
 
 from ..tasks.model import Condition
+from .behavior import behavior_grader
 from .context import GradeContext
 from .extract import Extraction
+from .name_grade import name_grader
+from .parse_grade import parse_grader
 from .result import GradeResult
 
 Grader = Callable[[Extraction, Condition, GradeContext], GradeResult]
 
 
 def _parse(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
-    from .parse_grade import parse_grader  # each grade's module on first use: the plugin loads this table early
-
     return parse_grader(extraction, condition, ctx)
 
 
 def _name(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
-    from .name_grade import name_grader
-
     return name_grader(extraction, condition, ctx)
 
 
 def _behavior(extraction: Extraction, condition: Condition, ctx: GradeContext) -> GradeResult:
-    from .behavior import behavior_grader
-
     return behavior_grader(extraction, condition, ctx)
 
 

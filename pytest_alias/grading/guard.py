@@ -28,6 +28,7 @@ import re
 from typing import Iterable
 
 from ..tla.specfiles import code_text, imported_modules
+from ..tla.syntax import parse_modules
 
 __all__ = ["WRITER_MODULES", "WRITER_OPERATORS", "loaded_writer", "sany_loaded_modules", "writer_use"]
 
@@ -43,8 +44,6 @@ _LOADED = re.compile(r"^(?:Parsing file (?:.*[/\\])?(?P<file>[^/\\\s]+)\.tla|Sem
 def _parsed_imports(text: str) -> list[str]:
     """The modules the tree-sitter parse (what SANY reads) sees EXTENDed or INSTANCEd, nested
     modules included."""
-    from ..tla.syntax import parse_modules
-
     found: list[str] = []
     pending = list(parse_modules(text))
     while pending:

@@ -12,6 +12,7 @@ another try (a time limit, a JVM fault, a grader error) is never stored.
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from ..cir.prepared import machine_dependent
@@ -85,6 +86,4 @@ class GradeMemo:
 
 def _jsonable(details: Any) -> Any:
     """Details as plain JSON data (enums become their values)."""
-    import json
-
     return json.loads(json.dumps(details, default=str))

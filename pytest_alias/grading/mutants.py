@@ -45,6 +45,8 @@ from ..tla.runner import TlaTools
 from ..tla.specfiles import SpecFiles
 from ..tla.syntax import parse_module, parse_tree
 from .labels import label_variables
+from .mapping import extended_syntaxes
+from .refinement import renamed_module, with_definitions
 
 __all__ = [
     "Mutant",
@@ -91,8 +93,6 @@ class Mutant:
         definitions added, so grading cannot pick up the unmutated module staged beside it."""
         if not self.module or self.module == self.main:
             return self.modules[self.main]
-        from .refinement import renamed_module, with_definitions
-
         outer = parse_module(self.modules[self.main], self.main)
         source = outer.source
         own = "\n".join(source[d.extent[0]:d.extent[1]].decode("utf-8", "replace")
@@ -343,8 +343,6 @@ def generate_mutants(modules: Mapping[str, str], main: str, cfg_text: str | None
     the mutants instead. With more than ``limit`` candidates, kinds take turns (each in source
     order), so the kept ``limit`` mutants still cover every kind that has any.
     """
-    from .mapping import extended_syntaxes
-
     names = [main] + [s.name for s in extended_syntaxes(modules, main)[1:] if s.name is not None and s.name in modules]
     for name in names:
         data = modules[name].encode("utf-8")

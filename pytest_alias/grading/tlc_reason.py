@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..tla.cfg import CfgError, parse_cfg
+from ..tla.launcher import heap_cap
 from ..tla.tlc import TlcResult, TraceState
 from ..tla.values import format_value
 from .bind import CfgBinding
@@ -107,8 +108,6 @@ def tlc_reason(result: TlcResult, binding: CfgBinding, timeout: float) -> str | 
     if status == "timeout":
         return f"TLC ran past the {timeout:g} s limit"
     if status == "out_of_memory":
-        from ..tla.launcher import heap_cap
-
         return f"TLC ran out of memory under the {heap_cap()} heap cap (ALIAS_JAVA_HEAP raises it): {result.message}"
     if status == "too_large":  # stopped over a budget while TLC ran (see tla/streams.py)
         message = result.message or "run went over its budget"

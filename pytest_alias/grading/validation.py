@@ -43,9 +43,11 @@ from ..tla.cfg import CfgError, parse_cfg
 from ..tla.runner import TlaTools, default_tools
 from ..vocabulary import TLC_TIMEOUT_S
 from ..tla.specfiles import SpecFiles
+from . import behavior
 from .behavior import UnknownModeError
 from .guard import writer_use
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
+from .graders import GRADERS
 from .mutants import check_mutant, generate_mutants, reference_distinct
 from .context import GradeContext, grade_context
 from .result import Evidence, GradeResult
@@ -84,8 +86,6 @@ class ModeUnavailable(UsageProblem):
 
 def available_modes() -> tuple[str, ...]:
     """The behavior-grade modes this build offers (``paper`` always)."""
-    from . import behavior
-
     return tuple(getattr(behavior, "MODES", ("paper",)))
 
 
@@ -118,8 +118,6 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, ctx
         if hazard is not None:
             return GradeResult(grade, False, f"{hazard}; not run", Evidence(stage=Stage.GUARD, mode=mode),
                                time.perf_counter() - started)
-        from .graders import GRADERS
-
         return GRADERS[grade](extraction, condition, ctx)
     except ModeUnavailable:
         raise

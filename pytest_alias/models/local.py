@@ -100,7 +100,7 @@ DTYPE_NAMES = {"float32": "float32", "fp32": "float32", "float16": "float16", "f
 
 def _device(device: str) -> Any:
     """The torch device ``device`` names; ``auto``: CUDA when present, else the CPU."""
-    import torch
+    import torch  # heavy, optional: the 'local' extra
 
     if device == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -113,7 +113,7 @@ def resolve_dtype(dtype: str, device_type: str) -> str:
     if dtype == "auto":
         if device_type != "cuda":
             return "float32"
-        import torch
+        import torch  # heavy, optional: the 'local' extra
 
         return "bfloat16" if torch.cuda.is_bf16_supported() else "float16"
     if dtype not in DTYPE_NAMES:
@@ -171,7 +171,7 @@ class LocalModel:
     def _load_tokenizer(self, threads: int | str | None) -> None:
         """The tokenizer now (cheap, and a chat model without a template fails at creation); the
         weights on first use, so a run served from the generation store never loads them."""
-        import torch
+        import torch  # heavy, optional: the 'local' extra
         from transformers import AutoTokenizer
 
         if threads is not None:  # process-wide: on a busy shared CPU one thread can beat two
@@ -191,7 +191,7 @@ class LocalModel:
     def model(self) -> Any:
         """The weights (with the LoRA adapter applied), loaded on first use."""
         if self._model is None:
-            import torch
+            import torch  # heavy, optional: the 'local' extra
             from transformers import AutoModelForCausalLM
 
             model: Any = AutoModelForCausalLM.from_pretrained(self.path, dtype=getattr(torch, self._dtype),
@@ -241,7 +241,7 @@ class LocalModel:
         return float(temperature), float(top_p), int(limit), tuple(params.stop or ())
 
     def _generate_batch(self, batch: list[GenerationRequest], params: DecodingParams) -> list[Generation]:
-        import torch
+        import torch  # heavy, optional: the 'local' extra
 
         temperature, top_p, limit, stops = self._settings(params)
         encoded = self.tokenizer([self.render(r) for r in batch], return_tensors="pt", padding=True,
@@ -298,7 +298,7 @@ class LocalModel:
 
     def close(self) -> None:
         """Drop the weights (and free GPU memory)."""
-        import torch
+        import torch  # heavy, optional: the 'local' extra
 
         self._model = None
         if torch.cuda.is_available():
@@ -319,7 +319,7 @@ def module_end_criteria(tokenizer: Any, prompt_length: int, stops: Sequence[str]
     ``prompt_length`` tokens holds the closing ``====`` line of the module it opened, or one of
     ``stops``; finished rows are not decoded again.
     """
-    import torch
+    import torch  # heavy, optional: the 'local' extra
     from transformers import StoppingCriteria
 
     class ModuleEnd(StoppingCriteria):

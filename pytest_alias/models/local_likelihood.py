@@ -155,7 +155,7 @@ def score_batch(model: Any, tokenizer: Any, items: Sequence[tuple[str, str]], *,
     Rows are right-padded, so every row's positions start at 0 as in an unbatched pass; a pair
     whose prompt alone fills ``max_tokens`` scores no token.
     """
-    import torch
+    import torch  # heavy, optional: the 'local' extra
 
     encoded = [_encode(tokenizer, prompt, continuation, prompt_has_special_tokens, max_tokens)
                for prompt, continuation in items]
@@ -185,7 +185,7 @@ def score_batch(model: Any, tokenizer: Any, items: Sequence[tuple[str, str]], *,
 def _score_positions(logits: Any, targets: Any) -> tuple[list[float], list[float]]:
     """Each target's log-probability and Min-K%++ z-score from one row's ``logits`` (positions ×
     vocabulary), a chunk of positions at a time so no full set of distributions is held."""
-    import torch
+    import torch  # heavy, optional: the 'local' extra
 
     chosen: list[float] = []
     z_scores: list[float] = []

@@ -64,7 +64,7 @@ def token_z_scores(logprobs: Any, targets: Any) -> Any:
     A position whose distribution has no spread (``sigma_t = 0``, one token certain) scores 0.
     Tokens of probability 0 (log-probability -inf) add nothing to ``mu_t`` or ``sigma_t``.
     """
-    import torch
+    import torch  # heavy, optional: the 'local' extra
 
     probs = logprobs.exp()
     # Where p = 0 the log-probability may be -inf and 0 · -inf is NaN: such terms count as 0.

@@ -57,7 +57,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     if not values["model"]:
         return
-    from ..run import RunConfig, Workspace
+    from ..run import RunConfig, Workspace  # start-up: only a run with --alias-model loads the run layer
     from .controller import AliasController
     from .session import AliasSession
     from .worker import AliasWorker
@@ -98,7 +98,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
-    from ..run.deviations import deviation_line
+    from ..run.deviations import deviation_line  # start-up: not loaded by importing the plugin
 
     workspace = config.stash.get(WORKSPACE_KEY, None)
     if workspace is None:

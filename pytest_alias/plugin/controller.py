@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 
 from ..errors import AliasError, usage_message
+from ..report.cost import estimate_lines
+from ..run.generation import write_replay_file
+from ..switches import enabled
 from .state import FLAG_PREFIX, GENERATIONS_KEY, RUN_STOPPERS, alias_case_of, live_progress, uncaptured
 from .transport import (COVERAGE_OUTPUT, PREPARED_INPUT, RUN_INPUT, decode_coverage, encode_payload,
                         encode_prepared, send_payload)
@@ -48,8 +51,6 @@ class AliasController:
                 print(f"alias: no cost estimate for the run's JSON: {type(exc).__name__}: {exc}", file=sys.stderr)
             generations = self.workspace.generate(selected, live=live)
             if config.save_outputs is not None:
-                from ..run.generation import write_replay_file
-
                 count = write_replay_file(config.save_outputs, selected, generations, config.seed)
                 print(f"alias: wrote {count} outputs to {config.save_outputs} "
                       f"(--alias-model=replay:{config.save_outputs} grades them again)", file=sys.stderr)
@@ -62,8 +63,6 @@ class AliasController:
     def _dry_run(self, selected: list[Any]) -> None:
         """Print the cost estimate of generating ``selected`` and end the session with exit code 0:
         no model request is sent and no item runs."""
-        from ..report.cost import estimate_lines
-
         try:
             lines = estimate_lines(self.workspace.estimate(selected))
         except RUN_STOPPERS as exc:
@@ -123,11 +122,9 @@ class AliasController:
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
         """Under ``--dist load`` (what ``-n`` uses): slow tasks' items first (a grading shortcut, see
         :mod:`.scheduling`); None leaves xdist's own scheduler (other modes, ``ALIAS_SHORTCUTS=off``)."""
-        from ..switches import enabled
-
         if config.getvalue("dist") != "load" or not enabled():
             return None
-        from .scheduling import longest_first_scheduler
+        from .scheduling import longest_first_scheduler  # start-up: it loads xdist's scheduler (~70 ms), used only under -n
 
         return longest_first_scheduler(config, log, self.item_cost)
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from xdist.scheduler import LoadScheduling
+
 
 def longest_first_scheduler(config: Any, log: Any, cost: Callable[[str], float]) -> Any:
     """An xdist ``LoadScheduling`` that sends the costliest pending items first (``cost``: node id → seconds);
     None when this xdist lacks the method it builds on (xdist then uses its own)."""
-    from xdist.scheduler import LoadScheduling
-
     if not hasattr(LoadScheduling, "_send_tests"):
         return None
 

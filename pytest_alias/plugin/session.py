@@ -17,8 +17,12 @@ import pytest
 
 from .. import __version__
 from ..records import Aggregate
+from ..report.cost import actual_usage, spent_lines
+from ..report.files import write_report
 from ..report.gates import GateError
 from ..run import Workspace
+from ..run.deviations import deviation_line, deviations
+from ..tla.toolchain import find_jar
 from .transport import RECORD_PROPERTY
 
 
@@ -27,7 +31,7 @@ def exposure_summary(records: list[dict[str, Any]], split: Any, resamples: int, 
                      covered: Any = None) -> list[str]:
     """The exposure analysis of this run's records as summary lines (Table 2 and its cells), its
     behavior rows on ``covered`` when the run asked for a covered set."""
-    from ..exposure.analysis import ExposureError, analyse
+    from ..exposure.analysis import ExposureError, analyse  # numpy: at the summary, not at every xdist worker's start-up
     from ..exposure.tables import render_markdown
 
     try:
@@ -73,10 +77,6 @@ class AliasSession:
     def metadata(self) -> dict[str, Any]:
         """Everything the summary's numbers depend on: versions, settings, deviations from the paper, and
         the covered set with how it was obtained (``tla-alias report`` reads them back)."""
-        from ..run.deviations import deviations
-        from ..report.cost import actual_usage
-        from ..tla.toolchain import find_jar
-
         settings = self.settings
         coverage = self.workspace.coverage()
         return {"alias": __version__, "python": platform.python_version(), "tlc": find_jar().tlc_version,
@@ -96,8 +96,7 @@ class AliasSession:
 
     def finish(self, session: pytest.Session) -> None:
         """Aggregate, write reports and apply gates (failures become messages, never exceptions)."""
-        from ..report.aggregate import aggregate
-        from ..report.files import write_report
+        from ..report.aggregate import aggregate  # numpy: at the summary, not at every xdist worker's start-up
 
         records = self.sorted_records()
         if not records:
@@ -146,15 +145,13 @@ class AliasSession:
 
     def _agreement_lines(self) -> list[str]:
         """Per model, the sample agreement beside the decreases printed above it."""
-        from ..report.agreement import agreement_lines
+        from ..report.agreement import agreement_lines  # numpy: at the summary, not at every xdist worker's start-up
 
         lines = [line for model in self.settings.models for line in agreement_lines(self.agreement, model)]
         return [*lines, ""] if lines else []
 
     def print_summary(self, terminal: Any) -> None:
-        from ..run.deviations import deviation_line
-        from ..report.cost import actual_usage, spent_lines
-        from ..report.outcomes import outcome_lines
+        from ..report.outcomes import outcome_lines  # numpy: at the summary, not at every xdist worker's start-up
         from ..report.tables import summary_lines
 
         try:

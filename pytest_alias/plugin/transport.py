@@ -35,13 +35,13 @@ def encode_prepared(prepared: list[tuple[Any, Any]]) -> bytes:
     """The prepared conditions (tasks and their conditions) for a worker's ``workerinput``: pickled,
     since tasks and conditions are plain frozen dataclasses and controller and worker run the same
     installed package (execnet carries bytes)."""
-    import pickle
+    import pickle  # start-up: the plugin loads this module in every pytest run
 
     return pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def decode_prepared(data: bytes) -> list[tuple[Any, Any]]:
-    import pickle
+    import pickle  # start-up: the plugin loads this module in every pytest run
 
     return pickle.loads(data)  # noqa: S301 - bytes from this run's own controller
 
@@ -58,7 +58,7 @@ def encode_payload(generations: dict[tuple[str, str, int, str], Any], *, yield_c
 
 def decode_payload(text: str) -> tuple[dict[tuple[str, str, int, str], Any], bool]:
     """The generations and the ``yield_cpu`` flag from :func:`encode_payload`'s text."""
-    from ..models.base import Generation
+    from ..models.base import Generation  # start-up: the plugin loads this module in every pytest run
 
     data = json.loads(text)
     generations = {(str(e["key"][0]), str(e["key"][1]), int(e["key"][2]), str(e["key"][3])):
@@ -74,7 +74,7 @@ def encode_coverage(coverage: Any) -> str:
 
 def decode_coverage(text: str) -> Any:
     """The :class:`~pytest_alias.run.coverage.Coverage` of :func:`encode_coverage`'s text."""
-    from ..run.coverage import Coverage
+    from ..run.coverage import Coverage  # start-up: the plugin loads this module in every pytest run
 
     return Coverage.from_dict(json.loads(text))
 

@@ -14,8 +14,12 @@ from typing import Any, Mapping
 
 from ..atomic import check_output_file, read_json
 from ..errors import UsageProblem
+from ..exposure.split import SplitError, load_split
+from ..grading.validation import covered_tasks
+from ..models.redact import redact
 from ..report.files import REPORT_SUFFIXES
 from ..report.gates import Gate, GateError, parse_gate
+from ..switches import enabled
 from ..tla.specfiles import IDENTIFIER
 from ..vocabulary import BOOTSTRAP_RESAMPLES, GRADES, GRADE_CHOICES, TLC_TIMEOUT_S
 
@@ -62,8 +66,6 @@ def _exposure_split(path: Any) -> Any:
     """The exposure split a path names, loaded now so a bad file stops the run before any work."""
     if not path:
         return None
-    from ..exposure.split import SplitError, load_split
-
     try:
         return load_split(path)
     except SplitError as exc:
@@ -74,8 +76,6 @@ def _covered(value: Any) -> Any:
     """``auto``, or the covered tasks of a ``validate-grader --json`` file, read now."""
     if not value or value == "auto":
         return value or None
-    from ..grading.validation import covered_tasks
-
     try:
         return frozenset(covered_tasks(read_json(value)))
     except (OSError, ValueError) as exc:
@@ -86,8 +86,6 @@ def model_names(specs: Any) -> tuple[tuple[str, ...], dict[str, str]]:
     """The run's model names as every record, report, item id and printed line shows them (a spec's
     credentials, such as ``base_url=https://user:pass@host``, redacted), and the full spec behind each
     name that hides one: models are built from it, nothing records it."""
-    from ..models.redact import redact
-
     names: list[str] = []
     full: dict[str, str] = {}
     for spec in (s for s in specs or () if s):
@@ -100,8 +98,6 @@ def model_names(specs: Any) -> tuple[tuple[str, ...], dict[str, str]]:
 
 
 def _shortcuts_switch() -> bool:
-    from ..switches import enabled
-
     return enabled()
 
 
@@ -209,12 +205,12 @@ class RunConfig:
     def search_budget_s(self) -> float:
         """The behavior search's whole budget at the run's TLC limit (per task, under
         ``--alias-timeout-from-reference`` with no budget set, it follows each task's limit)."""
-        from ..vocabulary import search_budget
+        from ..vocabulary import search_budget  # here: at module level it would share its name with the field
 
         return search_budget(self.search_budget, self.timeout)
 
     def renaming_seeds(self) -> list[int]:
         """The seeds the random condition is built with (the run's seed first)."""
-        from ..cir.conditions import rename_seeds
+        from ..cir.conditions import rename_seeds  # here: at module level it would share its name with the field
 
         return rename_seeds(self.seed, self.rename_seeds)

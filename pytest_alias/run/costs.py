@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..grading.extract import extract_module
+from ..grading.memo import GradeMemo, memo_key
+
 #: Multiples of the reference's own check time that each grade of an output costs.
 GRADE_WEIGHT = {"parse": 0.0, "name": 1.0, "behavior": 2.0}
 #: The self-check grades the reference against itself: a forward and a reverse check, and their probes.
@@ -54,9 +57,6 @@ def item_cost(reference_s: float | None, grades: Sequence[str], *, makes_self_ch
 
 def graded_before(text: str, condition: Any, grades: Sequence[str], ctx: Any) -> bool:
     """Whether the grade memo holds every one of ``grades`` for this output (a repeated sample, a rerun)."""
-    from ..grading.extract import extract_module
-    from ..grading.memo import GradeMemo, memo_key
-
     tools = ctx.tools
     if not getattr(tools, "use_cache", False):
         return False

@@ -19,8 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from filelock import FileLock, Timeout
+
 from ..cir.prepared import parallel_threads
+from ..grading.memo import machine_made
+from ..grading.validation import reference_self_grade
+from ..progress import Progress
 from ..tasks.model import Condition, Task
+from ..tasks.selection import behavior_exclusion
+from ..tla.cache import RunCache, content_key
 
 #: How a run's covered set was obtained (the run's JSON says which).
 SELF_CHECK = "self-check"
@@ -86,8 +93,6 @@ def _own_words(reason: str) -> str:
 
 def self_check_key(condition: Condition, *, mode: str, timeout: float, toolchain: str) -> str:
     """The content key of ``condition``'s self-check: its modules and cfg, the mode, limit and toolchain."""
-    from ..tla.cache import content_key
-
     return content_key("self-check", modules=dict(condition.module_map), main=condition.main, cfg=condition.cfg or "",
                        mode=mode, timeout=timeout, toolchain=toolchain)
 
@@ -95,8 +100,6 @@ def self_check_key(condition: Condition, *, mode: str, timeout: float, toolchain
 def self_check_stored(condition: Condition, *, tools: Any, mode: str, timeout: float, cache_root: Path,
                       run_uid: str | None = None) -> bool:
     """Whether ``condition``'s self-check is stored (never runs one, never waits)."""
-    from ..tla.cache import RunCache
-
     key = self_check_key(condition, mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
     return _stored(RunCache(cache_root / SELF_CHECK_FOLDER), key, run_uid) is not None
 
@@ -125,11 +128,6 @@ def timed_self_check(condition: Condition, *, tools: Any, mode: str, timeout: fl
     seconds the check took when it ran, both kept in ``cache``. One process (or thread) of a run makes
     it; the others wait for its entry (``wait``) or get :class:`SelfCheckPending` at once, as does a
     caller that may not make it (``make=False``: it is another thread's to make) when it is not stored."""
-    from filelock import FileLock, Timeout
-
-    from ..grading.memo import machine_made
-    from ..grading.validation import reference_self_grade
-
     key = self_check_key(condition, mode=mode, timeout=timeout, toolchain=tools.toolchain.identity)
     found = _stored(cache, key, run_uid)
     if found is not None:
@@ -163,10 +161,6 @@ def compute_coverage(tasks: Iterable[tuple[Task, Condition]], *, tools: Any, mod
                      wait: bool = True, make: bool = True) -> Coverage:
     """Self-check every task with a cfg (its original condition) and apply appendix J's eligibility
     (``run_uid``, ``wait`` and ``make``: see :func:`timed_self_check`)."""
-    from ..progress import Progress
-    from ..tasks.selection import behavior_exclusion
-    from ..tla.cache import RunCache
-
     cache = RunCache(cache_root / SELF_CHECK_FOLDER)
     tasks = list(tasks)
     pairs = [(task, condition) for task, condition in tasks if condition.cfg is not None]

@@ -79,7 +79,7 @@ def search_budget_deviations(settings: Any, records: Iterable[Mapping[str, Any]]
 
 def cut_searches(records: Iterable[Mapping[str, Any]]) -> list[float]:
     """The budget (seconds) of each record's behavior search that its budget cut off."""
-    from ..records import grade_outcome
+    from ..records import grade_outcome  # start-up: the plugin's report header loads this module in every pytest run
 
     cut = []
     for record in records:
@@ -93,6 +93,7 @@ def budget_deviations() -> list[str]:
     """The byte budgets of SANY/TLC output and state-graph dumps (``ALIAS_OUTPUT_LIMIT_MB``,
     ``ALIAS_GRAPH_LIMIT_MB``) that differ from ALIAS's defaults: a smaller one can fail a run the
     defaults let finish, so a reader must see it. An unusable setting is left to the start-up check."""
+    # start-up: the plugin's report header loads this module in every pytest run
     from ..tla.streams import DEFAULT_GRAPH_MB, DEFAULT_OUTPUT_MB, GRAPH_VARIABLE, MB, OUTPUT_VARIABLE, budgets
 
     try:
@@ -116,7 +117,7 @@ def deviation_line(settings: Any, records: Iterable[Mapping[str, Any]] = ()) -> 
 def recorded_deviations(path: Path | str) -> list[str]:
     """The deviations a saved run's JSON (``--alias-report run.json``) names in its metadata; [] for a
     file without them (JSON lines, a run saved before they were recorded, an unreadable file)."""
-    from ..atomic import read_json
+    from ..atomic import read_json  # start-up: the plugin's report header loads this module in every pytest run
 
     try:
         document = read_json(path)

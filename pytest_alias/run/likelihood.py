@@ -12,8 +12,13 @@ from typing import Sequence
 from ..atomic import check_output_file
 from ..errors import UsageProblem
 from ..exposure.likelihood import DEFAULT_BATCH_SIZE, LikelihoodRun, score_items, scoring_items
+from ..models.local import LocalModel
 from ..models.membership import DEFAULT_MIN_K, check_ratio
+from ..progress import Progress
+from ..report.files import write_jsonl
+from ..vocabulary import CONDITIONS
 from .config import RunConfig
+from .options import defaults
 from .workspace import Workspace
 
 
@@ -26,11 +31,6 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
     ``min_k`` is the share of tokens Min-K% and Min-K%++ average; ``keep_tokens`` stores every
     token's log-probability and z-score in the rows.
     """
-    from ..models.local import LocalModel
-    from .options import defaults
-    from ..vocabulary import CONDITIONS
-    from ..progress import Progress
-
     check_ratio(min_k)  # before the model loads
     check_output_file(out, "out")  # a link, FIFO or folder: refused now, not after the scoring
     unknown = [kind for kind in kinds if kind not in CONDITIONS]
@@ -57,7 +57,5 @@ def run_likelihood(spec: str, suite: str, out: Path | str, *, kinds: Sequence[st
     with Progress(f"scoring references ({spec})", len(items), unit="reference", live=live) as progress:
         rows = score_items(model, items, spec=spec, batch_size=batch_size, progress=progress, min_k=min_k,
                            keep_tokens=keep_tokens)
-    from ..report.files import write_jsonl
-
     write_jsonl(Path(out), rows)
     return LikelihoodRun(rows, skipped)

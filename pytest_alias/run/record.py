@@ -12,11 +12,13 @@ from .. import __version__
 from .cases import Case
 from ..cir.analysis import hidden_names
 from ..grading.cascade import grade_all
+from ..grading.extract import extract_module
 from ..records import record_outcome
 from ..switches import NAMES as SHORTCUT_NAMES
 from ..grading.context import GradeContext
 from ..vocabulary import search_budget as search_budget_for
 from ..tla.streams import budgets
+from ..tla.toolchain import find_jar
 
 from ..records import GradeEntry, Record
 from ..cir.known_names import mark_known_names
@@ -45,8 +47,7 @@ def _similarity(output: str, reference: str) -> dict[str, float] | None:
     """BLEU-4/ROUGE-L of the module the graders see (fences and prose dropped, as appendix V scores
     modules), or of the raw output when no module can be extracted."""
     try:
-        from ..grading.extract import extract_module
-        from ..grading.similarity import similarity
+        from ..grading.similarity import similarity  # heavy: sacrebleu, rapidfuzz (only a process that grades)
     except ImportError:  # pragma: no cover - optional until the similarity module lands
         return None
     try:
@@ -107,7 +108,6 @@ def evaluate(case: Case, output: str, grades: Sequence[str], ctx: GradeContext, 
         hidden = [h.name for h in hidden_names(case.condition.description, case.condition.cfg)]
     except CfgError:  # a cfg that cannot be read hides nothing: each TLC grade fails on it with its reason
         hidden = []
-    from ..tla.toolchain import find_jar
 
     record: Record = {
         "schema": RECORD_SCHEMA,

@@ -12,14 +12,31 @@ import functools
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .cases import Case, build_cases
+from ..cir.prepared import ConditionCache, prepare_all
+from ..cir.suites import load_suite_report
 from ..errors import UsageProblem
+from ..grading.behavior import copies_reference
+from ..grading.context import GradeContext
+from ..models.base import Generation
+from ..models.redact import redact
+from ..models.registry import process_registry
+from ..models.store import GenerationStore
 from ..records import Record
+from ..tla.cache import default_cache_dir
+from ..tla.runner import TlaTools, default_tools
+from ..tla.toolchain import find_jar
 from .config import RunConfig
-from .coverage import FROM_FILE, Coverage, SelfCheckPending, compute_coverage
+from .costs import graded_before, item_cost
+from .coverage import FROM_FILE, Coverage, SelfCheckPending, compute_coverage, self_check_stored
+from .estimate import estimate_cases
+from .generation import generate_cases, generation_fields
+from .limits import reference_limit
+from .record import evaluate, settle_not_gradeable
 
 
 class Workspace:
@@ -49,37 +66,26 @@ class Workspace:
     @functools.cached_property
     def tools(self) -> Any:
         """SANY and TLC of this run's toolchain, with the run cache under the cache folder."""
-        from ..tla.runner import TlaTools, default_tools
-
         if self.config.cache_dir is None and self.config.use_cache:
             return default_tools()
         return TlaTools(cache_dir=self.config.cache_dir, use_cache=self.config.use_cache)
 
     @functools.cached_property
     def cache_root(self) -> Path:
-        from ..tla.cache import default_cache_dir
-
         return self.config.cache_dir if self.config.cache_dir is not None else default_cache_dir()
 
     @functools.cached_property
     def condition_cache(self) -> Any:
         """The prepared-condition cache of this run's toolchain (under the cache folder)."""
-        from ..cir.prepared import ConditionCache
-        from ..tla.toolchain import find_jar
-
         return ConditionCache(self.config.cache_dir, find_jar().sha256)
 
     @functools.cached_property
     def registry(self) -> Any:
         """The model registry (built-in models and every plugin's), built once per process."""
-        from ..models.registry import process_registry
-
         return process_registry()
 
     def store(self) -> Any:
         """The generation store in this run's mode."""
-        from ..models.store import GenerationStore
-
         folder = self.config.cache_dir / "generations" if self.config.cache_dir else None
         return GenerationStore(folder, self.config.store_mode)
 
@@ -89,8 +95,6 @@ class Workspace:
         """The suite's tasks, sorted by id (a suite that cannot be read is a usage problem)."""
         if self._given_tasks is not None:
             return list(self._given_tasks)
-        from ..cir.suites import load_suite_report
-
         report = load_suite_report(self.config.suite)
         if report.skipped:  # said once in the summary
             self.skipped_line = (f"alias: suite {self.config.suite}: {len(report.skipped)} task(s) skipped, e.g. "
@@ -100,8 +104,6 @@ class Workspace:
     def prepared_conditions(self, kinds: tuple[str, ...] | None = None, *, live: bool = False) -> list[tuple[Any, Any]]:
         """``(task, [(condition or None, skip reason), …])`` per task, sorted by id, for ``kinds``
         (this run's conditions by default), from the condition cache or built and stored."""
-        from ..cir.prepared import prepare_all
-
         own = kinds is None or tuple(kinds) == tuple(self.config.conditions)
         if own and self._prepared is not None:
             return self._prepared
@@ -151,15 +153,11 @@ class Workspace:
         try:
             return make(spec, **self._model_options(spec))
         except (ValueError, ImportError, OSError) as exc:  # ModelSpecError, ReplayError, missing key or extra
-            from ..models.redact import redact
-
             # The registry's message quotes the full spec: its credentials stay out of the line.
             raise UsageProblem(redact(f"{{flag}} {name}: {exc}"), option="model") from None
 
     def generate(self, cases: Sequence[Case], *, live: bool) -> dict[tuple[str, str, int, str], Any]:
         """Each case's generation, once, through the store, with a progress line."""
-        from .generation import generate_cases
-
         found = generate_cases(list(cases), model_for=self.model, store=self.store(), seed=self.config.seed,
                                prefill=self.config.prefill, max_new_tokens=self.config.max_new_tokens, live=live)
         self.generations.update(found)  # the sample agreement reads the texts at the end of the run
@@ -168,8 +166,6 @@ class Workspace:
     def estimate(self, cases: Sequence[Case]) -> dict[str, Any]:
         """What generating ``cases`` will send and cost, per model, from the store as it is now
         (nothing is sent: ``run.estimate``); kept as ``cost_estimate`` for the run's JSON."""
-        from .estimate import estimate_cases
-
         self.cost_estimate = estimate_cases(list(cases), model_for=self.model, store=self.store(),
                                             seed=self.config.seed, prefill=self.config.prefill,
                                             max_new_tokens=self.config.max_new_tokens)
@@ -211,23 +207,19 @@ class Workspace:
     def self_check_in_background(self, task: Any) -> bool:
         """Whether ``task``'s self-check is costly enough to start at once in the controller's thread
         (:meth:`start_background_self_checks`) rather than when its first item runs."""
-        from .costs import in_background
+        from .costs import in_background  # looked up per call: tests patch run.costs.in_background
 
         return in_background(self.reference_seconds(task))
 
     def reference_seconds(self, task: Any) -> float | None:
         """How long ``task``'s reference check runs, as far as the caches and the suite tell (never runs it)."""
-        from .costs import reference_seconds
+        from .costs import reference_seconds  # here: at module level it would share its name with this method
 
         return reference_seconds(self._expected_seconds(task.original(), self.config.timeout), task.expected_distinct)
 
     def start_background_self_checks(self, cases: Sequence[Case]) -> list[str]:
         """Make the costly self-checks of ``cases``' tasks in one thread beside the items, costliest first
         (a self-check another process is making, or has stored, is skipped). Returns their task ids."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        from .coverage import SelfCheckPending, self_check_stored
-
         if not self.needs_coverage() or self._background is not None:
             return []
         tasks = {case.task.id: case.task for case in cases if case.condition.cfg is not None}
@@ -270,8 +262,6 @@ class Workspace:
         """Grade a text no model of the run generated (``tla-alias grade``) as sample 0 of ``task_id``'s
         ``condition``: the record a pytest item of that case writes. ``output_bytes`` is the text's true
         size where only a part of it was read (an oversize output keeps its size in the reason)."""
-        from ..models.base import Generation
-
         case = next((c for c in self.cases() if c.task.id == task_id and c.condition.label == condition
                      and c.sample == 0), None)
         if case is None:
@@ -282,9 +272,6 @@ class Workspace:
         """Grade ``generation``'s text for ``case`` with the run's grades and return its record. The
         grades do not wait for the task's self-check (see :meth:`_reference_check`): when it is still
         to come, its verdict is applied once it is known — the same record either way."""
-        from .record import evaluate, settle_not_gradeable
-        from .generation import generation_fields
-
         started = time.perf_counter()
         coverage, finish = self._reference_check(case, generation.text or "")
         self_check_s = time.perf_counter() - started
@@ -316,9 +303,6 @@ class Workspace:
                        ) -> dict[str, float]:
         """Each case's expected seconds (case id → seconds; see :mod:`.costs`): the controller sends the
         costliest items first. Reads caches only; never runs a tool."""
-        from .costs import graded_before, item_cost
-        from .coverage import self_check_stored
-
         costs: dict[str, float] = {}
         first_seen: set[str] = set()
         timeout = self.config.timeout
@@ -352,8 +336,6 @@ class Workspace:
         except SelfCheckPending:
             pass
         if case.condition.kind == "original":
-            from ..grading.behavior import copies_reference
-
             if copies_reference(text, case.condition):
                 return self.check_references([task.id]), None
         beside = threading.Thread(target=self._make_self_check, args=(task.id,), name="alias-item-self-check",
@@ -378,8 +360,6 @@ class Workspace:
         """The grade's context: the run's settings, and whether the run's self-check showed this task's
         reference passing its behavior grade at this limit (it stands for every condition of the task:
         a renamed condition is the original under other names, verified when it was prepared)."""
-        from ..grading.context import GradeContext
-
         passed = (coverage is not None and case.task.id in coverage.checked
                   and case.task.id not in coverage.not_gradeable)
         return GradeContext(self.tools, timeout=timeout, mode=self.config.mode, name_rule=self.config.name_rule,
@@ -399,8 +379,6 @@ class Workspace:
         if self.config.timeout_from_reference is None:
             return self.config.timeout
         if task.id not in self._limits:
-            from .limits import reference_limit
-
             self._limits[task.id] = reference_limit(task, self.tools, scale=self.config.timeout_from_reference,
                                                     ceiling=self.config.timeout)
         return self._limits[task.id]

@@ -19,6 +19,7 @@ from ..errors import ToolFault
 
 import atexit
 import contextvars
+import ctypes
 import hashlib
 import os
 import re
@@ -225,8 +226,6 @@ def _prctl() -> Any:
     global _PRCTL
     if _PRCTL is None and sys.platform.startswith("linux"):
         try:
-            import ctypes
-
             _PRCTL = ctypes.CDLL(None, use_errno=True).prctl
         except (OSError, AttributeError):
             _PRCTL = False

