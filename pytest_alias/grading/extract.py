@@ -50,6 +50,11 @@ class Extraction:
         """Whether a module was extracted."""
         return self.failure is None
 
+    @property
+    def texts(self) -> list[str]:
+        """Every module text the output wrote: the graded one first, then its other modules."""
+        return [self.text or "", *(text for _, text in self.others)]
+
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready summary (the module text itself is left out)."""
         return {

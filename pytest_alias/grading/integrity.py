@@ -80,7 +80,7 @@ def unless_self_stopping(result: GradeResult, extraction: Extraction) -> GradeRe
     TLC's search itself (:func:`self_stopping`)."""
     if not result.passed:
         return result
-    why = self_stopping([extraction.text or "", *(text for _, text in extraction.others)])
+    why = self_stopping(extraction.texts)
     if why is None:
         return result
     result.details.update({"integrity": why, "side": Side.OUTPUT})

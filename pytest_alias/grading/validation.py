@@ -114,7 +114,7 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, ctx
     try:
         if extraction is None:
             extraction = extract_module(output_text, max_bytes=max_bytes)
-        hazard = writer_use(_texts(extraction)) if extraction.ok else None
+        hazard = writer_use(extraction.texts) if extraction.ok else None
         if hazard is not None:
             return GradeResult(grade, False, f"{hazard}; not run", Evidence(stage=Stage.GUARD, mode=mode),
                                time.perf_counter() - started)
@@ -125,10 +125,6 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, ctx
         raise ModeUnavailable(f"behavior mode {mode!r} is not available yet ({exc})") from None
     except Exception as exc:  # a grader bug must still give a verdict, never end a whole run
         return _crashed(grade, exc, started)
-
-
-def _texts(extraction: Extraction) -> list[str]:
-    return [extraction.text or "", *(text for _, text in extraction.others)]
 
 
 def _crashed(grade: str, exc: Exception, started: float) -> GradeResult:
