@@ -118,7 +118,7 @@ class ConditionCache:
               proposed: Mapping[str, str] | None = None, published: bool = False) -> Prepared:
         """Keep a condition built elsewhere (``tla-alias build``); returns it with its skip reason."""
         reason = None if renamed.valid else f"renamed copy not verified: {renamed.verification.failure}"  # type: ignore[union-attr]
-        if reason is None or not machine_dependent(reason):  # a timeout may pass on another machine
+        if reason is None or not renamed.verification.machine_limit:  # type: ignore[union-attr]  # may verify on another try
             key = condition_key(task, renamed.condition.kind, seed, proposed, self.jar, published=published)
             self.cache.put(key, {"condition": renamed.condition.to_dict(), "skip_reason": reason})
         return renamed.condition, reason
@@ -134,13 +134,6 @@ def _cached_condition(entry: Mapping[str, Any] | None) -> Prepared | None:
         return condition_from_dict(entry["condition"]), (str(reason) if reason is not None else None)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
-
-
-def machine_dependent(reason: str) -> bool:
-    """A check that failed on a time limit or a JVM fault may pass elsewhere: never cache it."""
-    lowered = reason.lower()
-    return any(word in lowered for word in ("timeout", "time limit", "timed out", "crash", "heap", "memory", "jvm",
-                                            "killed"))
 
 
 def prepare_all(cache: ConditionCache, tasks: list[Task], kinds: tuple[str, ...] | list[str], *, seed: int,

@@ -15,7 +15,8 @@ from ..tla.runner import TlaTools, default_tools
 from ..tla.sidegraph import keeps_graph, plain_check
 from ..tla.streams import GRAPH_CAP
 from ..tla.specfiles import SpecFiles
-from ..tla.tlc import TlcResult
+from ..tla.sany import SANY_TIMEOUT
+from ..tla.tlc import MACHINE_STATUSES, TlcResult
 from ..vocabulary import TLC_TIMEOUT_S
 
 
@@ -40,6 +41,9 @@ class Verification:
     failure: str | None
     original: Counts | None
     renamed: Counts | None
+    #: The machine's limit that ended the failing check (a TLC status such as ``timeout``, or
+    #: ``sany_timeout``): another try may verify the copy, so the failure is never cached.
+    machine_limit: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,7 +51,12 @@ class Verification:
             "failure": self.failure,
             "original": self.original.to_dict() if self.original else None,
             "renamed": self.renamed.to_dict() if self.renamed else None,
+            **({"machine_limit": self.machine_limit} if self.machine_limit else {}),
         }
+
+
+def _machine_limit(result: TlcResult) -> str | None:
+    return result.status if result.status in MACHINE_STATUSES else None
 
 
 def _spec(modules: Mapping[str, str], cfg: str | None) -> SpecFiles:
@@ -70,7 +79,8 @@ def verify_renaming(
         sany = tools.sany(SpecFiles(name, dict(renamed_modules)))
         if not sany.ok:
             first = sany.errors[0] if sany.errors else "SANY failed"
-            return Verification(False, f"sany: module {name}: {first}", None, None)
+            return Verification(False, f"sany: module {name}: {first}", None, None,
+                                SANY_TIMEOUT if sany.timed_out else None)
     if original_cfg is None:
         return Verification(True, None, None, None)
     # With the shortcuts on, each copy's graph is kept on the side for the behavior grade (see graphpass).
@@ -84,7 +94,8 @@ def verify_renaming(
                                        for s in (original_spec, renamed_spec))
         before = tools.tlc(original_spec, timeout=timeout)
     if not before.ok:
-        return Verification(False, f"original: TLC {before.explain()}", Counts.of(before), None)
+        return Verification(False, f"original: TLC {before.explain()}", Counts.of(before), None,
+                            _machine_limit(before))
     # The copy has the original's state space: its check takes about as long (a long one skips the quick
     # tier), and a dump the cap stopped on the original would be stopped again (same names' lengths).
     keep_renamed = keeps_graph(renamed_spec.cfg, tools) and tools.graph_kept(original_spec, timeout=timeout,
@@ -93,7 +104,7 @@ def verify_renaming(
         after = plain_check(tools, renamed_spec, timeout=timeout, keep_graph=keep_renamed)
     original, renamed = Counts.of(before), Counts.of(after)
     if not after.ok:
-        return Verification(False, f"tlc: {after.explain()}", original, renamed)
+        return Verification(False, f"tlc: {after.explain()}", original, renamed, _machine_limit(after))
     if original != renamed:
         assert original is not None and renamed is not None
         return Verification(

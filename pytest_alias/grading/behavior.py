@@ -148,7 +148,7 @@ def _tlc_went_wrong(details: Evidence) -> bool:
     """Whether a TLC run of the grade ended in an error rather than a verdict on behaviors."""
     attempts = details.get("attempts") or []
     statuses = {a.get(key) for a in attempts for key in ("forward", "reverse", "graph")}
-    return bool(statuses & _ERRORS_NOT_VERDICTS) or "does not finish TLC (error" in str(details.get("fallback", ""))
+    return bool(statuses & _ERRORS_NOT_VERDICTS)
 
 
 def reference_self_failure(condition: Condition, ctx: GradeContext) -> str | None:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Sequence, cast
 
-from ..cir.prepared import machine_dependent
 from ..tasks.model import Condition
 from ..tla.cfg import parse_cfg
 from ..vocabulary import GRADES, Stage
 from .bind import bind_cfg
 from .context import GradeContext
+from .endings import machine_made
 from .extract import Extraction, extract_module
 from .memo import GradeMemo, memo_key
 from .outnames import output_names
@@ -68,7 +68,7 @@ def decided_by_parse(extraction: Extraction, condition: Condition, parse: GradeR
     {} when the failure does not decide them (a guard, a grader error, a SANY time limit, no cfg)."""
     reason = parse.reason or ""
     stage = parse.details.get("stage")
-    if condition.cfg is None or machine_dependent(reason) or ("behavior" in grades and mode not in available_modes()):
+    if condition.cfg is None or machine_made(parse) or ("behavior" in grades and mode not in available_modes()):
         return {}
     if stage == Stage.SANY:
         staging = stage_output(extraction, condition)

@@ -39,6 +39,7 @@ from ..tla.syntax import parse_module
 from .bind import CfgBinding
 from .bindings import Bindings, bound_cfg, fresh_names, model_strings, model_value_declaration, with_model_values
 from .encoding import describe, encoded_model_values, forward_expression, reverse_expression
+from .endings import note_remembered
 from .graphmatch import GraphMatch, atoms, match_graphs, value_shape
 from .labels import data_mappings, trace_equivalent
 from .mapping import Declared, NameMapping, ranked_bijections
@@ -124,6 +125,7 @@ def reference_graph(tools: TlaTools, condition: Condition, ref_cfg: Cfg,
     limit = remembered.get("timeout") if remembered is not None else None
     # A damaged memo of any shape is a miss (the reference runs again).
     if isinstance(limit, (int, float)) and not isinstance(limit, bool) and limit >= timeout:
+        note_remembered(tools, "timeout")  # the machine's limit decides this fallback as if TLC had met it again
         return None, f"the reference ran past the {limit:g} s limit ({(remembered or {}).get('what', 'TLC run')}; remembered)"
     counted = _counted(tools, condition, ref_cfg, spec, timeout)
     if counted.status == "timeout":

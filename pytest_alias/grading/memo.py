@@ -7,7 +7,7 @@ and the grader code's digest (verdicts under the name grade's two rules never mi
 The text is not normalised further: SANY's and TLC's reasons cite lines and columns, so two texts
 that differ in whitespace or comments may get different reasons. Entries live in the run cache
 folder (``grades/``), so xdist workers and later runs share them. A verdict that may differ on
-another try (a time limit, a JVM fault, a grader error) is never stored.
+another try (a check the machine ended: see :mod:`.endings`; a grader error) is never stored.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from __future__ import annotations
 import json
 from typing import Any, cast
 
-from ..cir.prepared import machine_dependent
 from ..tasks.model import Condition
 from ..tla.cache import RunCache, content_key, files_digest
 from ..tla.streams import budgets
 from ..vocabulary import Side, Stage
+from .endings import machine_made
 from .extract import Extraction
 from .result import Evidence, GradeResult
 from .shortcuts import grader_code_digest
@@ -33,24 +33,6 @@ def memo_key(extraction: Extraction, condition: Condition, grade: str, *, mode: 
                        main=condition.main, cfg=condition.cfg or "", grade=grade, mode=mode, timeout=timeout,
                        name_rule=name_rule, search_budget=search_budget,
                        toolchain=toolchain, limits=budgets().to_record(), code=grader_code_digest())
-
-
-#: TLC statuses of a check the machine ended (another try may give a verdict; "crash" is also TLC's word
-#: for an error in the spec, so it does not count).
-MACHINE_STATUSES = frozenset({"timeout", "out_of_memory"})
-
-
-def machine_made(result: GradeResult) -> bool:
-    """Whether a failing ``result`` may pass on another try: its reason names a time limit or a JVM
-    fault, or one of the behavior search's checks ended so while the reason quotes another mapping
-    (the search ranks a violation above a time limit, so the reason alone does not tell)."""
-    if result.passed:
-        return False
-    if machine_dependent(result.reason or ""):
-        return True
-    attempts = result.details.get("attempts") or []
-    return any(isinstance(attempt, dict) and attempt.get(check) in MACHINE_STATUSES
-               for attempt in attempts for check in ("forward", "reverse", "graph"))
 
 
 def storable(result: GradeResult) -> bool:

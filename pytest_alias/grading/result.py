@@ -73,6 +73,8 @@ class Evidence(TypedDict, total=False):
     launches_after_sany: int
     encodings: Any
     output_reason: str | None
+    # the machine's limits that ended a check of this failing grade (see .endings): never stored
+    machine_limit: list[str]
     # a grader failure
     traceback: str
 

@@ -45,6 +45,7 @@ from ..vocabulary import TLC_TIMEOUT_S
 from ..tla.specfiles import SpecFiles
 from . import behavior
 from .behavior import UnknownModeError
+from .endings import noting
 from .guard import writer_use
 from .extract import DEFAULT_MAX_BYTES, Extraction, extract_module
 from .graders import GRADERS
@@ -118,7 +119,8 @@ def guarded_grade(output_text: str | None, condition: Condition, grade: str, ctx
         if hazard is not None:
             return GradeResult(grade, False, f"{hazard}; not run", Evidence(stage=Stage.GUARD, mode=mode),
                                time.perf_counter() - started)
-        return GRADERS[grade](extraction, condition, ctx)
+        tools, endings = noting(ctx.tools)  # which checks the machine ended: read from the results, not the reason
+        return endings.marked(GRADERS[grade](extraction, condition, ctx.with_changes(tools=tools)))
     except ModeUnavailable:
         raise
     except UnknownModeError as exc:  # the caller's mode, not the output, is wrong

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping
 from filelock import FileLock, Timeout
 
 from ..cir.prepared import parallel_threads
-from ..grading.memo import machine_made
+from ..grading.endings import machine_made
 from ..grading.validation import reference_self_grade
 from ..progress import Progress
 from ..tasks.model import Condition, Task

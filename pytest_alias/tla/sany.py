@@ -40,6 +40,10 @@ class SanyError:
         return {"kind": self.kind, "message": self.message, "line": self.line, "column": self.column, "module": self.module}
 
 
+#: How a SANY run its time limit stopped is named where a verdict records the machine's limit.
+SANY_TIMEOUT = "sany_timeout"
+
+
 @dataclass(frozen=True)
 class SanyResult:
     """SANY's verdict on one module: strict ``ok``, the lenient exit-code verdict, errors, raw output."""

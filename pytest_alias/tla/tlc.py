@@ -17,6 +17,9 @@ Status = Literal[
     "semantic_error", "config_error", "timeout", "out_of_memory", "too_large", "stopped_early", "crash",
 ]
 STATUSES: tuple[str, ...] = Status.__args__  # type: ignore[attr-defined]
+#: Statuses of a run the machine ended, not the spec: another try may end otherwise. ("crash" is
+#: TLC's word for an error in the spec too, and "too_large" is the spec against fixed budgets.)
+MACHINE_STATUSES = frozenset({"timeout", "out_of_memory"})
 
 #: TLC's own messages for a heap it exhausted (``EC.SYSTEM_OUT_OF_MEMORY``, ``…_TOO_MANY_INIT``,
 #: ``…_LIVENESS``): message codes, which no text a spec prints can forge.

@@ -216,7 +216,8 @@ def test_the_payload_tells_workers_to_let_the_controllers_self_checks_go_first()
 def test_a_failure_with_a_timed_out_check_is_the_machines_even_when_its_reason_is_another_mappings() -> None:
     """The search ranks a violation above a time limit: a failing search whose identity mapping timed out
     quotes another mapping's violation, and may pass on a faster try, so it is never stored for good."""
-    from pytest_alias.grading.memo import machine_made, storable
+    from pytest_alias.grading.endings import machine_made
+    from pytest_alias.grading.memo import storable
     from pytest_alias.grading.result import GradeResult
 
     violated = {"attempts": [{"forward": "timeout"}, {"forward": "violated"}], "stage": "mapping"}
