@@ -10,12 +10,13 @@ intervals and margin) is in percentage points everywhere.
 from __future__ import annotations
 
 from collections import Counter
+from enum import StrEnum
 from typing import Any, Iterable, Mapping, NotRequired, Optional, TypedDict
 
 from .vocabulary import CONDITIONS, GRADES, Side, Stage
 
 
-__all__ = ["Aggregate", "Decrease", "GradeAggregate", "GradeEntry", "ModelAggregate", "Rate", "Record"]
+__all__ = ["Aggregate", "Decrease", "GradeAggregate", "GradeEntry", "ModelAggregate", "Outcome", "Rate", "Record"]
 
 
 class GradeEntry(TypedDict):
@@ -55,7 +56,7 @@ class Record(TypedDict):
     generation: dict[str, Any]
     timings: dict[str, float]
     versions: dict[str, Any]
-    outcome: NotRequired[str]
+    outcome: NotRequired[str]  # an ``Outcome`` code
     seed: NotRequired[int]
     #: Which of the run's renamings a random-condition sample answered (runs with --alias-rename-seeds > 1).
     rename_seed: NotRequired[int]
@@ -139,70 +140,119 @@ class Aggregate(TypedDict):
 # decides), the outcomes that are no verdict on the output (a model error, a reference that is not
 # gradeable, a behavior search cut off by its budget, a grader error) and the per-condition outcome counts.
 
-OUTCOMES = ("model error", "no module found", "cut at token limit", "parse error", "semantic error", "TLC config error",
-            "TLC error", "invariant or property violation", "deadlock", "timeout", "out of memory", "too large",
-            "behavior differs", "search budget spent",
-            "reference not gradeable", "toolchain limit", "grader error", "pass")
+class Outcome(StrEnum):
+    """Why a sample failed, or ``pass``: a code (what records store and code compares) with the
+    words a reader sees apart (:attr:`label`). In pipeline order."""
+
+    MODEL_ERROR = "model_error"
+    NO_MODULE = "no_module"
+    CUT_AT_TOKEN_LIMIT = "cut_at_token_limit"
+    PARSE_ERROR = "parse_error"
+    SEMANTIC_ERROR = "semantic_error"
+    CONFIG_ERROR = "config_error"
+    TLC_ERROR = "tlc_error"
+    VIOLATION = "violation"
+    DEADLOCK = "deadlock"
+    TIMEOUT = "timeout"
+    OUT_OF_MEMORY = "out_of_memory"
+    TOO_LARGE = "too_large"
+    BEHAVIOR_DIFFERS = "behavior_differs"
+    SEARCH_BUDGET_SPENT = "search_budget_spent"
+    REFERENCE_NOT_GRADEABLE = "reference_not_gradeable"
+    TOOLCHAIN_LIMIT = "toolchain_limit"
+    GRADER_ERROR = "grader_error"
+    PASS = "pass"
+
+    @property
+    def label(self) -> str:
+        """The outcome in a reader's words (tables, the terminal summary, the docs)."""
+        return OUTCOME_LABELS[self]
+
+    @classmethod
+    def read(cls, text: Any) -> Outcome | None:
+        """The outcome a record names: its code, or its label (records written before the codes)."""
+        if isinstance(text, str):
+            if text in cls._value2member_map_:
+                return cls(text)
+            return _BY_LABEL.get(text)
+        return None
+
+
+OUTCOME_LABELS: dict[Outcome, str] = {
+    Outcome.MODEL_ERROR: "model error", Outcome.NO_MODULE: "no module found",
+    Outcome.CUT_AT_TOKEN_LIMIT: "cut at token limit", Outcome.PARSE_ERROR: "parse error",
+    Outcome.SEMANTIC_ERROR: "semantic error", Outcome.CONFIG_ERROR: "TLC config error", Outcome.TLC_ERROR: "TLC error",
+    Outcome.VIOLATION: "invariant or property violation", Outcome.DEADLOCK: "deadlock", Outcome.TIMEOUT: "timeout",
+    Outcome.OUT_OF_MEMORY: "out of memory", Outcome.TOO_LARGE: "too large",
+    Outcome.BEHAVIOR_DIFFERS: "behavior differs", Outcome.SEARCH_BUDGET_SPENT: "search budget spent",
+    Outcome.REFERENCE_NOT_GRADEABLE: "reference not gradeable", Outcome.TOOLCHAIN_LIMIT: "toolchain limit",
+    Outcome.GRADER_ERROR: "grader error", Outcome.PASS: "pass",
+}
+_BY_LABEL = {label: outcome for outcome, label in OUTCOME_LABELS.items()}
+
+#: Every outcome, in pipeline order.
+OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 
 #: Outcomes that are no verdict on the model's output: the model call failed, the reference cannot be
 #: graded, the configured tla2tools.jar predates the task's cfg, the behavior search ran out of its
 #: whole-search budget (the grader's limit ended it, and a mapping not yet tried might have passed), or
 #: the grader or its machine failed. Rates leave them out (they never count against a model).
-NOT_VERDICTS = ("model error", "reference not gradeable", "toolchain limit", "search budget spent", "grader error")
+NOT_VERDICTS = frozenset({Outcome.MODEL_ERROR, Outcome.REFERENCE_NOT_GRADEABLE, Outcome.TOOLCHAIN_LIMIT,
+                          Outcome.SEARCH_BUDGET_SPENT, Outcome.GRADER_ERROR})
 
 _TLC_OUTCOMES = {
-    "config_error": "TLC config error", "parse_error": "TLC config error", "semantic_error": "TLC config error",
-    "invariant_violation": "invariant or property violation", "property_violation": "invariant or property violation",
-    "assumption_failure": "invariant or property violation", "deadlock": "deadlock", "timeout": "timeout",
-    "out_of_memory": "out of memory", "too_large": "too large",
-    "stopped_early": "TLC error", "crash": "TLC error",
+    "config_error": Outcome.CONFIG_ERROR, "parse_error": Outcome.CONFIG_ERROR, "semantic_error": Outcome.CONFIG_ERROR,
+    "invariant_violation": Outcome.VIOLATION, "property_violation": Outcome.VIOLATION,
+    "assumption_failure": Outcome.VIOLATION, "deadlock": Outcome.DEADLOCK, "timeout": Outcome.TIMEOUT,
+    "out_of_memory": Outcome.OUT_OF_MEMORY, "too_large": Outcome.TOO_LARGE,
+    "stopped_early": Outcome.TLC_ERROR, "crash": Outcome.TLC_ERROR,
 }
 
 
-def grade_outcome(grade: str, result: Mapping[str, Any]) -> str:
+def grade_outcome(grade: str, result: Mapping[str, Any]) -> Outcome:
     """The outcome one grade's result stands for (``pass`` when it passed)."""
     if result.get("passed"):
-        return "pass"
+        return Outcome.PASS
     details = result.get("details") or {}
     stage = details.get("stage")
     # Failures that are not the output's: a reference that fails against itself, a grader crash or
     # a broken environment. Counted apart, so they never read as the model's mistakes.
     if details.get("side") == Side.REFERENCE:
-        return "reference not gradeable"
+        return Outcome.REFERENCE_NOT_GRADEABLE
     if details.get("side") == Side.GRADER and stage == Stage.TOOLCHAIN:
-        return "toolchain limit"  # the configured tla2tools.jar predates a keyword of the task's cfg
+        return Outcome.TOOLCHAIN_LIMIT  # the configured tla2tools.jar predates a keyword of the task's cfg
     if details.get("side") == Side.GRADER and stage == Stage.ERROR:
-        return "grader error"
+        return Outcome.GRADER_ERROR
     if details.get("side") == Side.GRADER and details.get("search_budget_spent"):
-        return "search budget spent"  # never "behavior differs": the budget, not the output, ended the search
+        return Outcome.SEARCH_BUDGET_SPENT  # never "behavior differs": the budget, not the output, ended the search
     if stage in (Stage.EXTRACT, Stage.STAGE):
-        return "no module found"
+        return Outcome.NO_MODULE
     if stage == Stage.SANY:
         kinds = {error.get("kind") for error in details.get("errors") or []} | set(details.get("sany_error_kinds") or [])
-        return "semantic error" if kinds == {"semantic"} else "parse error"
+        return Outcome.SEMANTIC_ERROR if kinds == {"semantic"} else Outcome.PARSE_ERROR
     if stage == Stage.CFG or stage == Stage.SPEC:
-        return "TLC config error"
+        return Outcome.CONFIG_ERROR
     if stage == Stage.TLC and details.get("tlc_status") in _TLC_OUTCOMES and grade != "behavior":
         return _TLC_OUTCOMES[details["tlc_status"]]
-    return "behavior differs" if grade == "behavior" else "TLC error"
+    return Outcome.BEHAVIOR_DIFFERS if grade == "behavior" else Outcome.TLC_ERROR
 
 
-def record_outcome(record: Mapping[str, Any]) -> str:
+def record_outcome(record: Mapping[str, Any]) -> Outcome:
     """The outcome of a record: its first failing grade's (parse, then name, then behavior), else pass.
 
     An output that does not parse because generation stopped at the token limit before the module's
     closing ``====`` is ``cut at token limit`` (appendix N's truncation), not a parse error.
     """
     if (record.get("generation") or {}).get("error"):
-        return "model error"
+        return Outcome.MODEL_ERROR
     grades = record.get("grades") or {}
     for grade in GRADES:
         if grade in grades and not grades[grade].get("passed") and not grades[grade].get("not_applicable"):
             outcome = grade_outcome(grade, grades[grade])
-            if outcome in ("parse error", "no module found") and (record.get("generation") or {}).get("truncated"):
-                return "cut at token limit"
+            if outcome in (Outcome.PARSE_ERROR, Outcome.NO_MODULE) and (record.get("generation") or {}).get("truncated"):
+                return Outcome.CUT_AT_TOKEN_LIMIT
             return outcome
-    return "pass"
+    return Outcome.PASS
 
 
 def graded_verdict(record: Mapping[str, Any], grade: str) -> bool | None:
@@ -218,9 +268,9 @@ def graded_verdict(record: Mapping[str, Any], grade: str) -> bool | None:
     return bool(result["passed"])
 
 
-def outcome_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, dict[str, int]]]:
+def outcome_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, dict[Outcome, int]]]:
     """``{model: {condition: {outcome: count}}}`` with outcomes in pipeline order (zeros left out)."""
-    counts: dict[str, dict[str, Counter[str]]] = {}
+    counts: dict[str, dict[str, Counter[Outcome]]] = {}
     for record in records:
         by_condition = counts.setdefault(str(record.get("model")), {})
         by_condition.setdefault(str(record.get("condition")), Counter())[record_outcome(record)] += 1

@@ -198,7 +198,7 @@ def test_a_search_cut_off_by_its_budget_says_so(cache_dir: Path, tmp_path: Path,
     record = grade_json(cache_dir, output, "behavior", capsys, "--search-budget", "0.5")
     verdict = entry(record, "behavior")
     assert verdict["passed"] is False and verdict["details"]["side"] == "grader" and record["search_budget_s"] == 0.5
-    assert record["outcome"] == "search budget spent"
+    assert record["outcome"] == "search_budget_spent"
     assert verdict["reason"].startswith("search ran out of its time budget (0.5 s)")
 
 
@@ -255,3 +255,24 @@ def test_both_doors_write_the_same_record(tmp_path: Path, capsys: pytest.Capture
                 assert record["grades"]["behavior"][key] == item["grades"]["behavior"][key], key
         else:
             assert record[field] == item[field], field
+
+
+def test_only_the_projects_errors_are_an_unreadable_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``grade --task``: the loader's own errors are one line saying whose file it is; a built-in error
+    from inside it is a bug and propagates (it used to read as the user's unreadable task)."""
+    from pytest_alias.cli import grade
+
+    output = write(tmp_path, "answer.txt", CLOCK.read_text())
+    argv = ["grade", "--task", str(tmp_path / "no-task"), "--output", str(output), "--grade", "parse", "--json"]
+    assert main(argv) == 2
+    no_record = json.loads(capsys.readouterr().out)
+    assert set(no_record) == NO_RECORD_KEYS and "no task.toml here" in no_record["reason"]
+    assert no_record["side"] == "reference"
+
+    def broken(path: Path) -> None:
+        raise ValueError("a bug, not the user's folder")
+
+    monkeypatch.setattr(grade, "load_task_folder", broken)
+    with pytest.raises(ValueError, match="a bug"):
+        main(argv)

@@ -31,15 +31,16 @@ def test_the_report_repeats_a_saved_runs_deviations(tmp_path) -> None:
     import json
 
     from pytest_alias.cli import main
-    from pytest_alias.run.deviations import recorded_deviations
+    from pytest_alias.run.saved import SavedFile, read_saved_runs, run_metadata
 
     record = {"task": "t", "condition": "original", "sample": 0, "model": "m", "has_hidden_names": False,
               "similarity": None, "grades": {"name": {"passed": True, "reason": None}}}
     saved = tmp_path / "run.json"
     saved.write_text(json.dumps({"metadata": {"deviations": ["prefill header (the paper gives none)"]},
                                  "records": [record]}))
-    assert recorded_deviations(saved) == ["prefill header (the paper gives none)"]
-    assert recorded_deviations(tmp_path / "missing.json") == []
+    assert read_saved_runs([saved]).files[0].deviations == ["prefill header (the paper gives none)"]
+    missing = tmp_path / "missing.json"  # an unreadable file has no metadata, so no deviations
+    assert SavedFile(missing, (), run_metadata(missing)).deviations == []
     assert main(["report", str(saved), "--out", str(tmp_path / "out"), "--resamples", "200"]) == 0
     assert "ran with deviations from the paper: prefill header" in (tmp_path / "out" / "report.md").read_text()
 
@@ -154,7 +155,7 @@ def test_the_workspace_grades_under_the_runs_rule_and_budget(tmp_path) -> None:
     swapped = re.sub(r"\b(small|big)\b", lambda m: {"small": "big", "big": "small"}[m.group(1)], text)
     record = Workspace(config).grade(Case(task, condition, 0, "replay"), Generation(swapped, "replay"))
     assert record["name_rule"] == "refined" and record["search_budget_s"] == 0.5
-    assert record["outcome"] == "search budget spent"
+    assert record["outcome"] == "search_budget_spent"
     assert record["grades"]["behavior"]["details"]["side"] == "grader"
     found = deviations(config, [record])
     assert "behavior search budget 0.5 s (the default: 4 × the TLC limit, 1200 s)" in found

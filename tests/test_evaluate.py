@@ -49,7 +49,7 @@ def test_a_record_carries_the_name_rule_and_the_rules_never_share_a_stored_verdi
     assert graded["paper"]["name_rule"] == "paper" and graded["refined"]["name_rule"] == "refined"
     assert graded["paper"]["outcome"] == "pass", graded["paper"]["grades"]
     assert "reused" in graded["paper"]["grades"]["name"]["details"]  # the store answered the second paper grade
-    assert graded["refined"]["outcome"] == "TLC config error"
+    assert graded["refined"]["outcome"] == "config_error"
     assert graded["refined"]["grades"]["name"]["reason"] == "output does not define NoonRecurs, which the cfg requires"
     assert "search_budget_s" not in graded["paper"]  # no behavior grade, no search
 

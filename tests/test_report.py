@@ -52,8 +52,8 @@ def test_task_rates_are_per_task_fractions() -> None:
 
 
 @pytest.mark.parametrize("details, outcome", [
-    ({"stage": "error", "side": "grader"}, "grader error"),
-    ({"stage": "reference", "side": "reference"}, "reference not gradeable"),
+    ({"stage": "error", "side": "grader"}, "grader_error"),
+    ({"stage": "reference", "side": "reference"}, "reference_not_gradeable"),
 ])
 def test_errors_that_are_not_the_outputs_never_count_against_the_model(details: dict, outcome: str) -> None:
     """Task a's failing original samples become grader/reference errors: left out, not failures."""
@@ -70,7 +70,7 @@ def test_errors_that_are_not_the_outputs_never_count_against_the_model(details: 
     text = "\n".join(summary_lines(aggregate(data, resamples=200)))
     assert "samples without a verdict" in text and "name random 4" in text
     error = dict(data[0], generation={"error": "no connection"})
-    assert record_outcome(error) == "model error" and task_rates([error], "m", "name", "original") == {}
+    assert record_outcome(error) == "model_error" and task_rates([error], "m", "name", "original") == {}
 
 
 def test_summary_lines_show_table_and_decrease() -> None:

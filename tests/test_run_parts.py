@@ -109,24 +109,24 @@ def test_outcomes_follow_the_first_failing_grade() -> None:
     deadlock = {"passed": False, "details": {"stage": "tlc", "tlc_status": "deadlock"}}
     violation = {"passed": False, "details": {"stage": "tlc", "tlc_status": "invariant_violation"}}
     differs = {"passed": False, "details": {"stage": "tlc", "tlc_status": "invariant_violation"}}
-    assert record_outcome(_record({"parse": no_module})) == "no module found"
-    assert record_outcome(_record({"parse": syntax}, truncated=True)) == "cut at token limit"
-    assert record_outcome(_record({"parse": semantic})) == "semantic error"
-    assert record_outcome(_record({"parse": syntax})) == "parse error"
+    assert record_outcome(_record({"parse": no_module})) == "no_module"
+    assert record_outcome(_record({"parse": syntax}, truncated=True)) == "cut_at_token_limit"
+    assert record_outcome(_record({"parse": semantic})) == "semantic_error"
+    assert record_outcome(_record({"parse": syntax})) == "parse_error"
     assert record_outcome(_record({"parse": passed, "name": deadlock})) == "deadlock"
-    assert record_outcome(_record({"parse": passed, "name": violation})) == "invariant or property violation"
-    assert record_outcome(_record({"parse": passed, "name": passed, "behavior": differs})) == "behavior differs"
+    assert record_outcome(_record({"parse": passed, "name": violation})) == "violation"
+    assert record_outcome(_record({"parse": passed, "name": passed, "behavior": differs})) == "behavior_differs"
     assert record_outcome(_record({"parse": passed, "name": passed, "behavior": passed})) == "pass"
     records = [_record({"parse": syntax}), _record({"parse": syntax}), _record({"parse": passed})]
-    assert outcome_counts(records) == {"m": {"original": {"parse error": 2, "pass": 1}}}
+    assert outcome_counts(records) == {"m": {"original": {"parse_error": 2, "pass": 1}}}
 
 
 def test_failures_that_are_not_the_outputs_are_counted_apart() -> None:
     passed = {"passed": True}
     crashed = {"passed": False, "details": {"stage": "error", "side": "grader"}}
     reference = {"passed": False, "details": {"stage": "tlc", "side": "reference"}}
-    assert record_outcome(_record({"parse": passed, "name": crashed})) == "grader error"
-    assert record_outcome(_record({"parse": passed, "name": passed, "behavior": reference})) == "reference not gradeable"
+    assert record_outcome(_record({"parse": passed, "name": crashed})) == "grader_error"
+    assert record_outcome(_record({"parse": passed, "name": passed, "behavior": reference})) == "reference_not_gradeable"
 
 
 def test_condition_key_changes_with_what_decides_the_condition() -> None:

@@ -293,7 +293,7 @@ def records_markdown() -> str:
 
 # --------------------------------------------------------------------------- outcomes
 
-#: What each outcome means and what to do about it.
+#: What each outcome means and what to do about it (by its label: ``records.Outcome.label``).
 OUTCOME_NOTES = {
     "model error": "the model gave no answer (a replay file without the line, an API error after the retries, "
                    "a local model that raised); never stored, asked again next run",
@@ -325,16 +325,17 @@ OUTCOME_NOTES = {
 def outcomes_markdown() -> str:
     from pytest_alias.records import NOT_VERDICTS, OUTCOMES
 
-    for outcome in OUTCOME_NOTES:
-        if outcome not in OUTCOMES:
-            logger.warning(f"alias_docs: OUTCOME_NOTES describes {outcome!r}, which records.OUTCOMES lacks")
-    lines = ["| outcome | a verdict on the output? | meaning |", "|---|---|---|"]
+    labels = {outcome.label for outcome in OUTCOMES}
+    for label in OUTCOME_NOTES:
+        if label not in labels:
+            logger.warning(f"alias_docs: OUTCOME_NOTES describes {label!r}, which records.OUTCOMES lacks")
+    lines = ["| outcome | code in records | a verdict on the output? | meaning |", "|---|---|---|---|"]
     for outcome in OUTCOMES:
-        note = OUTCOME_NOTES.get(outcome)
+        note = OUTCOME_NOTES.get(outcome.label)
         if note is None:
-            logger.warning(f"alias_docs: outcome {outcome!r} has no OUTCOME_NOTES entry")
+            logger.warning(f"alias_docs: outcome {outcome.label!r} has no OUTCOME_NOTES entry")
         verdict = "no: left out of every rate" if outcome in NOT_VERDICTS else "yes"
-        lines.append(f"| `{outcome}` | {verdict} | {note or ''} |")
+        lines.append(f"| {outcome.label} | `{outcome.value}` | {verdict} | {note or ''} |")
     return "\n".join(lines) + "\n"
 
 

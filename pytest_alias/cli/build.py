@@ -9,13 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..atomic import read_json
 from ..cir.analysis import hidden_names
 from ..cir.build import build_test_set, check_out, publish, staging_dir, write_condition
 from ..cir.conditions import meaningful_condition, published_condition, random_condition
-from ..cir.suites import load_suite_report
 from ..errors import UsageProblem, usage_message
-from ..run.config import name_map_problem, read_name_maps
+from ..run.config import read_name_map, read_name_maps
 from ..tasks.model import Task
 from .toolchain import spec_with_cfg, tools_from
 from .workspace import open_workspace
@@ -23,20 +21,6 @@ from .workspace import open_workspace
 
 
 # --------------------------------------------------------------------------- rename / build
-
-
-def _read_map(path: Path) -> dict[str, str]:
-    """A name map ``{old name: new name}``, every new name checked before anything is renamed or written."""
-    try:
-        mapping = read_json(path)
-    except (OSError, ValueError) as exc:
-        raise UsageProblem(f"{path}: not a readable JSON name map ({exc})") from None
-    if not isinstance(mapping, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
-        raise UsageProblem(f"{path}: a name map must be a JSON object of old name → new name")
-    problem = name_map_problem(mapping)
-    if problem is not None:
-        raise UsageProblem(f"{path}: {problem}")
-    return mapping
 
 
 def cmd_rename(args: argparse.Namespace) -> int:
@@ -52,7 +36,7 @@ def cmd_rename(args: argparse.Namespace) -> int:
     task = Task(spec.main, description, tuple(modules.items()), spec.cfg)
     if args.published and args.map is None:
         raise UsageProblem("--published needs --map (the published name map of this spec)")
-    mapping = _read_map(args.map) if args.map is not None else None
+    mapping = read_name_map(args.map) if args.map is not None else None
     tools = tools_from(args) if args.verify else None
     if mapping is not None and args.published:  # the renamed condition from a published map, checked strictly
         renamed = published_condition(task, mapping, tools=tools, verify=args.verify)
@@ -132,7 +116,9 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_tasks(args: argparse.Namespace) -> int:
     """List a suite's tasks: id, main module, source, cfg or not, and the cfg names the description hides."""
-    report = load_suite_report(args.suite, description_kind=args.description_kind, ids=args.ids)
+    # Listing needs no toolchain: the suite is read through the run layer, never SANY or TLC.
+    workspace = open_workspace(args, suite=args.suite, check=False)
+    report = workspace.suite_report(description_kind=args.description_kind, ids=args.ids)
     rows: list[dict[str, Any]] = [{
         "id": task.id,
         "main": task.main,

@@ -27,7 +27,7 @@ from ..run.options import integer, positive_number
 def _number(text: str) -> float:
     try:
         return float(str(text).strip())
-    except ValueError:
+    except ValueError:  # argparse's type= contract: the user's text is not a number, said as its usage error
         raise argparse.ArgumentTypeError(f"must be a number, not {text!r}") from None
 
 
@@ -53,11 +53,12 @@ def _live(args: argparse.Namespace) -> bool:
 
 def cmd_split(args: argparse.Namespace) -> int:
     """Split a suite into halves A and B (with an optional pool) and write the split file."""
-    from ..tasks.suites import load_suite, load_suite_report  # on dispatch: --help reads no suite
+    from .workspace import open_workspace  # on dispatch: --help loads no run layer (TLC, CIR)
 
     check_output_file(args.out, "out")  # a link, FIFO or folder: refused before any work
-    test = load_suite(args.suite)
-    pool_report = load_suite_report(args.pool) if args.pool else None
+    workspace = open_workspace(args, suite=args.suite, check=False)  # a split reads suites, runs no tool
+    test = list(workspace.suite_report().tasks)
+    pool_report = workspace.suite_report(args.pool) if args.pool else None
     pool = list(pool_report.tasks) if pool_report else []
     # The pool suite's specs its loader could not use leave the pool too: listed with the others.
     skipped = [(s.id or s.path, f"not loaded ({s.path}): {s.reason}") for s in (pool_report.skipped if pool_report else ())]
@@ -96,7 +97,7 @@ def cmd_finetune(args: argparse.Namespace) -> int:
         settings = FinetuneSettings(**overrides)
         result = finetune(args.base, args.split, args.half, args.arm, args.out, settings=settings,
                           suite=args.suite, pool_suite=args.pool_suite, live=_live(args), dose=args.dose)
-    except (AliasError, ImportError, OSError) as exc:  # ImportError: an optional dependency not installed
+    except AliasError as exc:  # a missing extra is one too (LocalBackendMissing); any other error is a bug
         raise UsageProblem(str(exc)) from None
     if result.already_done:
         print(f"{args.out}: already trained with these settings and data ({result.steps} steps); nothing to do")
@@ -125,7 +126,7 @@ def cmd_likelihood(args: argparse.Namespace) -> int:
                              batch_size=args.batch_size, cache_dir=getattr(args, "cache_dir", None),
                              meaningful_maps=args.meaningful_maps, live=_live(args), min_k=args.min_k,
                              keep_tokens=args.keep_tokens)
-    except (AliasError, ImportError, OSError) as exc:  # ImportError: an optional dependency not installed
+    except AliasError as exc:  # a missing extra is one too (LocalBackendMissing); any other error is a bug
         raise UsageProblem(usage_message(exc, "--")) from None
     means = [row["mean"] for row in run.rows if row["mean"] is not None]
     average = f", mean log-likelihood {sum(means) / len(means):.3f}" if means else ""
@@ -144,41 +145,19 @@ def _overrides(args: argparse.Namespace) -> dict[str, tuple[str, str]]:
     return chosen
 
 
-def _covered(args: argparse.Namespace) -> set[str] | None:
-    """The covered tasks: a ``--covered`` validate-grader file, else the covered set the plugin runs among
-    the files recorded (the same in each; else None: every task)."""
-    from .report import _read_json, run_metadata  # on dispatch: --help loads no report stack (numpy, grading)
-    from ..grading.validation import covered_tasks
-    from ..report.paper import run_covered
-
-    if args.covered is not None:
-        try:
-            return covered_tasks(_read_json(args.covered, "validate-grader --json file"))
-        except ValueError as exc:
-            raise UsageProblem(f"--covered {args.covered}: {exc}") from None
-    found = [covered for path in args.files if (covered := run_covered(run_metadata(path))) is not None]
-    if not found:
-        return None
-    # The arms of one exposure run record the same covered set; runs that disagree must be told which.
-    if any(covered != found[0] for covered in found):
-        raise UsageProblem("the run files recorded different covered sets; pass --covered VALIDATION.json")
-    return found[0]
-
-
 def cmd_exposure(args: argparse.Namespace) -> int:
     """Table 2 / F.1 / O.1, appendix N and each signal's detection of known exposure from records,
     likelihood, continuation and saved-output files."""
-    from ..exposure.analysis import analyse, read_rows  # on dispatch: --help loads no numpy or report stack
-    from ..exposure.tables import render_markdown, write_outputs
-    from .report import run_metadata
+    from ..exposure.analysis import analyse  # on dispatch: --help loads no numpy or report stack
+    from ..report.exposure_tables import render_markdown, write_outputs
+    from ..run.saved import covered_of, read_saved_runs
 
     split = load_split(args.split)
-    rows: list[dict[str, Any]] = []
-    for path in args.files:
-        rows += read_rows(path)
-        rows += agreement_rows(run_metadata(path))  # a run file's sample agreement: the agreement signal
+    saved = read_saved_runs(args.files, check_records=False)
+    # each file's rows, then a run file's sample agreement: the agreement signal
+    rows = [row for file in saved.files for row in (*file.rows, *agreement_rows(file.metadata))]
     analysis = analyse(rows, split, renamed=args.renamed, overrides=_overrides(args), resamples=args.resamples,
-                       seed=args.bootstrap_seed, covered=_covered(args))
+                       seed=args.bootstrap_seed, covered=covered_of(saved, args.covered))
     write_outputs(analysis, markdown=args.markdown, json_path=args.json, html_path=args.html)
     print(render_markdown(analysis), end="")
     return 0 if analysis.effects else 1

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import UnreadableInput, UsageProblem
+from ..errors import AliasError, UnreadableInput, UsageProblem
 from ..grading.validation import ModeUnavailable, available_modes, validate_grader
 from ..report.grader_validation import table_j1_markdown, table_j1_text
 from ..tasks.folders import load_task_folder
@@ -86,7 +86,7 @@ def _reference_task(args: argparse.Namespace) -> Any:
     if args.task is not None:
         try:
             return load_task_folder(args.task)
-        except (UsageProblem, SpecError, ValueError, OSError) as exc:
+        except AliasError as exc:  # SuiteError, SpecError: the loader's own one-line reasons
             raise UnreadableInput(str(exc), side=Side.REFERENCE, stage=Stage.STAGE) from None
     try:
         reference = SpecFiles.from_path(args.reference, None, default_cfg=False)
@@ -114,7 +114,7 @@ def _read_output(path: Path) -> tuple[str, int]:
         with path.open("rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             return handle.read(MAX_OUTPUT_READ).decode("utf-8", "replace"), size
-    except OSError as exc:
+    except OSError as exc:  # the read of the user's file itself (nothing else in the block): whose it is, said once
         raise UnreadableInput(f"{path}: cannot read ({exc.strerror})", side=Side.GRADER, stage=Stage.EXTRACT) from None
 
 

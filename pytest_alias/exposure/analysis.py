@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from .. import stats
-from ..records import graded_verdict
+from ..records import Outcome, graded_verdict
 from .lengths import reference_lengths
 from .data import ARMS
 from .detection import DETECTION_SIGNALS, SignalAuroc, group_title, rate_signal, share_of
@@ -133,7 +133,7 @@ def truncated(record: Mapping[str, Any]) -> bool:
     """Appendix N: the output reached the token limit or never closed its module (no module at all, or
     one whose missing ``====`` footer the extractor had to append)."""
     generation = record.get("generation") or {}
-    if generation.get("truncated") or record.get("outcome") in ("cut at token limit", "no module found"):
+    if generation.get("truncated") or Outcome.read(record.get("outcome")) in (Outcome.CUT_AT_TOKEN_LIMIT, Outcome.NO_MODULE):
         return True
     for result in (record.get("grades") or {}).values():
         extraction = ((result or {}).get("details") or {}).get("extraction") or {}

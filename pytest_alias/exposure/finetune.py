@@ -239,7 +239,9 @@ def train_lora(model: Any, tokenizer: Any, examples: Sequence[TrainingExample], 
     fp16 on a model outside CUDA is a FinetuneError unless ``allow_cpu_fp16`` (see
     :func:`check_precision_device`).
     """
-    import peft  # noqa: F401  # a missing torch or peft fails here, before any other check or work
+    from ..models.local import import_backend  # here: cli/exposure's parser imports this module for --help
+
+    import_backend("torch", "peft")  # a missing extra is one line naming it, before any other check or work
 
     out = Path(out)
     usable = _usable_examples(tokenizer, examples, settings, prompt_has_special_tokens)

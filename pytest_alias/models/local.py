@@ -65,12 +65,14 @@ def import_backend(*names: str) -> None:
 
 def adapter_hash(adapter: Path) -> str:
     """A short SHA-256 over an adapter folder's config and weight files (names and contents)."""
+    if not adapter.is_dir():
+        raise UsageProblem(f"LoRA adapter {adapter}: no such folder")
     digest = hashlib.sha256()
     # The adapter's own files: not training.json, whose timings differ between two runs of one training.
     files = sorted(p for p in adapter.iterdir()
                    if p.is_file() and p.suffix in (".json", ".safetensors", ".bin") and p.name != "training.json")
     if not files:
-        raise FileNotFoundError(f"LoRA adapter {adapter} holds no adapter_config.json or weights")
+        raise UsageProblem(f"LoRA adapter {adapter} holds no adapter_config.json or weights")
     for path in files:
         digest.update(path.name.encode() + b"\0")
         with path.open("rb") as handle:
@@ -179,7 +181,10 @@ class LocalModel:
         self._where: dict[str, Any] = {"local_files_only": True}
         if self.gguf_file:
             self._where["gguf_file"] = self.gguf_file
-        self.tokenizer = AutoTokenizer.from_pretrained(self.path, **self._where)
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(self.path, **self._where)
+        except (OSError, ValueError) as exc:  # transformers reading the user's folder (local files only): no model there
+            raise UsageProblem(str(exc)) from None
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
@@ -194,12 +199,15 @@ class LocalModel:
             import torch  # heavy, optional: the 'local' extra
             from transformers import AutoModelForCausalLM
 
-            model: Any = AutoModelForCausalLM.from_pretrained(self.path, dtype=getattr(torch, self._dtype),
-                                                              **self._where)
-            if self.lora:
-                from peft import PeftModel
+            try:  # transformers and peft reading the user's folders (local files only): no weights, a foreign adapter
+                model: Any = AutoModelForCausalLM.from_pretrained(self.path, dtype=getattr(torch, self._dtype),
+                                                                  **self._where)
+                if self.lora:
+                    from peft import PeftModel
 
-                model = PeftModel.from_pretrained(model, self.lora, is_trainable=False)
+                    model = PeftModel.from_pretrained(model, self.lora, is_trainable=False)
+            except (OSError, ValueError) as exc:
+                raise UsageProblem(str(exc)) from None
             self._model = model.to(self.device).eval()
         return self._model
 

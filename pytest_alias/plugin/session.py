@@ -32,7 +32,7 @@ def exposure_summary(records: list[dict[str, Any]], split: Any, resamples: int, 
     """The exposure analysis of this run's records as summary lines (Table 2 and its cells), its
     behavior rows on ``covered`` when the run asked for a covered set."""
     from ..exposure.analysis import ExposureError, analyse  # numpy: at the summary, not at every xdist worker's start-up
-    from ..exposure.tables import render_markdown
+    from ..report.exposure_tables import render_markdown
 
     try:
         analysis = analyse(records, split, resamples=resamples, seed=seed, covered=covered)

@@ -7,6 +7,7 @@ import pytest
 from pytest_alias.run.record import applicable_grades, failure_summary
 from pytest_alias.models.redact import shorten  # cuts a line only after redacting it whole
 from pytest_alias.plugin.state import record_item
+from pytest_alias.records import Outcome
 
 
 def test_tla(request: pytest.FixtureRequest, alias_case, alias_workspace, alias_output) -> None:
@@ -29,7 +30,7 @@ def test_tla(request: pytest.FixtureRequest, alias_case, alias_workspace, alias_
     failure = failure_summary(record)
     if failure is not None:
         if settings.no_fail:  # one short line each: the outcome and the first failing grade's reason
-            pytest.xfail(f"{record['outcome']}: {shorten(failure.split('; ')[0], 160)}")
+            pytest.xfail(f"{Outcome(record['outcome']).label}: {shorten(failure.split('; ')[0], 160)}")
         pytest.fail(failure, pytrace=False)
     unjudged = [f"{grade}: {result['reason']}" for grade, result in record["grades"].items()
                 if result.get("not_gradeable")]

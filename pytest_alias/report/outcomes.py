@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from ..records import (OUTCOMES, outcome_counts)
+from ..records import OUTCOMES, outcome_counts
 from .tables import render_text
 
 
@@ -22,7 +22,7 @@ def outcome_table(records: Iterable[Mapping[str, Any]]) -> tuple[list[str], list
     seen = [o for o in OUTCOMES if any(o in c for conditions in counts.values() for c in conditions.values())]
     if not seen:
         return [], []
-    header = ["model", "condition", *seen]
+    header = ["model", "condition", *(outcome.label for outcome in seen)]
     rows = [[model, condition, *(str(c.get(o, 0)) for o in seen)]
             for model, conditions in counts.items() for condition, c in conditions.items()]
     return header, rows

@@ -42,6 +42,21 @@ def name_map_problem(names: Mapping[str, str]) -> str | None:
     return None
 
 
+def read_name_map(path: Path) -> dict[str, str]:
+    """One name map ``{old name: new name}`` from a JSON file (``tla-alias rename --map``), every new name
+    checked before anything is renamed or written; a file that cannot be used is a :class:`UsageProblem`."""
+    try:
+        mapping = read_json(path)
+    except (OSError, ValueError) as exc:  # the read of the user's file itself: missing, not UTF-8, not JSON
+        raise UsageProblem(f"{path}: not a readable JSON name map ({exc})") from None
+    if not isinstance(mapping, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
+        raise UsageProblem(f"{path}: a name map must be a JSON object of old name → new name")
+    problem = name_map_problem(mapping)
+    if problem is not None:
+        raise UsageProblem(f"{path}: {problem}")
+    return mapping
+
+
 def read_name_maps(path: Any, option: str = "meaningful-maps") -> dict[str, dict[str, str]]:
     """Name maps per task, ``{task id: {old name: new name}}``, from a JSON file (empty when no file is
     given); ``option`` names the flag in the one-line error."""

@@ -10,7 +10,6 @@ Only the standard library is imported: the plugin loads this in every run.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..vocabulary import BOOTSTRAP_RESAMPLES, SAMPLES, SEARCH_BUDGET_LIMITS, TLC_TIMEOUT_S, search_budget
@@ -79,12 +78,12 @@ def search_budget_deviations(settings: Any, records: Iterable[Mapping[str, Any]]
 
 def cut_searches(records: Iterable[Mapping[str, Any]]) -> list[float]:
     """The budget (seconds) of each record's behavior search that its budget cut off."""
-    from ..records import grade_outcome  # start-up: the plugin's report header loads this module in every pytest run
+    from ..records import Outcome, grade_outcome  # start-up: the plugin's report header loads this module in every pytest run
 
     cut = []
     for record in records:
         result = (record.get("grades") or {}).get("behavior")
-        if result and not result.get("passed") and grade_outcome("behavior", result) == "search budget spent":
+        if result and not result.get("passed") and grade_outcome("behavior", result) == Outcome.SEARCH_BUDGET_SPENT:
             cut.append(float((result.get("details") or {}).get("search_budget_s") or 0.0))
     return cut
 
@@ -113,16 +112,3 @@ def deviation_line(settings: Any, records: Iterable[Mapping[str, Any]] = ()) -> 
     found = deviations(settings, records)
     return "alias: deviations from the paper: " + "; ".join(found) if found else "alias: the paper's settings"
 
-
-def recorded_deviations(path: Path | str) -> list[str]:
-    """The deviations a saved run's JSON (``--alias-report run.json``) names in its metadata; [] for a
-    file without them (JSON lines, a run saved before they were recorded, an unreadable file)."""
-    from ..atomic import read_json  # start-up: the plugin's report header loads this module in every pytest run
-
-    try:
-        document = read_json(path)
-    except (OSError, ValueError):
-        return []
-    metadata = document.get("metadata") if isinstance(document, dict) else None
-    found = metadata.get("deviations") if isinstance(metadata, dict) else None
-    return [str(item) for item in found] if isinstance(found, list) else []

@@ -14,7 +14,7 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .cases import Case, build_cases
 from ..cir.prepared import ConditionCache, prepare_all
@@ -27,6 +27,7 @@ from ..models.redact import redact
 from ..models.registry import process_registry
 from ..models.store import GenerationStore
 from ..records import Record
+from ..tasks.suites import SuiteReport
 from ..tla.cache import default_cache_dir
 from ..tla.runner import TlaTools, default_tools
 from ..tla.toolchain import find_jar
@@ -91,11 +92,19 @@ class Workspace:
 
     # ---------------------------------------------------------------- tasks and cases
 
+    def suite_report(self, suite: str | None = None, *, description_kind: str | None = None,
+                     ids: Iterable[str | int] | str | Path | None = None) -> SuiteReport:
+        """``suite`` (this run's by default) as its loader reads it: tasks in the suite's natural order
+        and what it skipped, with CIR's re-verification for the task sets that need it. A command that
+        lists a suite (``tasks``, ``split``) reads it here; a suite that cannot be read is a usage problem."""
+        return load_suite_report(self.config.suite if suite is None else suite, description_kind=description_kind,
+                                 ids=ids)
+
     def tasks(self) -> list[Any]:
         """The suite's tasks, sorted by id (a suite that cannot be read is a usage problem)."""
         if self._given_tasks is not None:
             return list(self._given_tasks)
-        report = load_suite_report(self.config.suite)
+        report = self.suite_report()
         if report.skipped:  # said once in the summary
             self.skipped_line = (f"alias: suite {self.config.suite}: {len(report.skipped)} task(s) skipped, e.g. "
                                  f"{report.skipped[0]}; 'tla-alias tasks {self.config.suite} --skipped' lists why")

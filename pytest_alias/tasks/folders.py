@@ -172,7 +172,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:  # tomllib decodes the bytes itself: not UTF-8
         raise SuiteError(f"{path}: not valid TOML ({exc})") from None
     except OSError as exc:
         raise SuiteError(f"{path}: cannot read ({exc.strerror})") from None

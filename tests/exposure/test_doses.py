@@ -85,3 +85,46 @@ def test_an_exposure_adapter_is_tested_with_the_prompt_it_was_trained_on() -> No
     plain = SimpleNamespace(prompt_style="chat", exposure=None, wrap=adapter.wrap)  # no exposure adapter
     assert LocalModel.render(plain, request) == f"<chat>{request.prompt}</chat>"  # type: ignore[arg-type]
     assert request.prompt != finetune_prompt("A clock.")
+
+
+@pytest.mark.parametrize("argv, module, name", [
+    (["finetune", "--base", "smollm2", "--split", "s.json", "--half", "A", "--out", "a"],
+     "pytest_alias.exposure.training", "finetune"),
+    (["likelihood", "--model", "smollm2", "--out", "x.jsonl"], "pytest_alias.run.likelihood", "run_likelihood"),
+])
+def test_only_the_projects_errors_are_usage_errors_of_the_model_commands(
+        argv: list[str], module: str, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The doors catch the project's errors only: a missing extra is one line naming it (raised where the
+    import is checked); a built-in error from inside the work is a bug and propagates (it used to print
+    as a usage error)."""
+    from pytest_alias.models.local import LocalBackendMissing
+
+    def missing(*args: Any, **kwargs: Any) -> None:
+        raise LocalBackendMissing("local models need peft: pip install 'pytest-alias[local]'")
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise ImportError("a bug inside the work")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(f"{module}.{name}", missing)
+    assert main(argv) == 2
+    assert capsys.readouterr().err == "tla-alias: local models need peft: pip install 'pytest-alias[local]'\n"
+    monkeypatch.setattr(f"{module}.{name}", broken)
+    with pytest.raises(ImportError, match="a bug"):
+        main(argv)
+
+
+def test_training_without_peft_is_one_line_naming_the_extra(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``train_lora`` checks torch and peft before any other check or work, as a usage problem naming the
+    'local' extra (a bare ``import peft`` raised ImportError, which only a door's blanket catch turned into one)."""
+    import importlib.util
+
+    from pytest_alias.exposure.finetune import train_lora
+    from pytest_alias.models.local import LocalBackendMissing
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "peft" else real(name, *rest))
+    with pytest.raises(LocalBackendMissing, match=r"need peft: pip install 'pytest-alias\[local\]'"):
+        train_lora(None, None, [], tmp_path / "adapter")
+    assert not (tmp_path / "adapter").exists()

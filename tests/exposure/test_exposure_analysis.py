@@ -239,7 +239,7 @@ def test_behavior_rows_are_on_the_covered_tasks_and_the_name_rows_on_all(tmp_pat
     assert behavior.tasks == ("t1", "t4") and len(name.tasks) == 4
     assert behavior.result.exposure_original.mean == pytest.approx(25.0)  # (0.5 + 0) / 2, not name's 37.5
     assert name.result.exposure_original.mean == pytest.approx(37.5)
-    from pytest_alias.exposure.tables import render_markdown
+    from pytest_alias.report.exposure_tables import render_markdown
 
     shown = render_markdown(analysis)
     assert "Behavior rows on the 3 tasks the behavior grade covers" in shown
@@ -261,22 +261,23 @@ def test_behavior_rows_are_on_the_covered_tasks_and_the_name_rows_on_all(tmp_pat
     assert main(["exposure", str(bare), "--split", str(split_file), "--covered", str(split_file)]) == 2
 
 
-def test_the_covered_set_of_several_runs_is_theirs_when_they_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_covered_set_of_several_runs_is_theirs_when_they_agree() -> None:
     """Two arms of one exposure run both record the covered set: it is used (it once fell back to every
     task); runs that disagree are a one-line error."""
-    import argparse
+    from pytest_alias.errors import UsageProblem
+    from pytest_alias.run.saved import SavedFile, SavedRuns, covered_of
 
-    from pytest_alias.cli import exposure as cli_exposure, report as cli_report
-    from pytest_alias.report import paper
+    recorded = {"a.json": ["x", "y"], "b.json": ["x", "y"], "c.json": ["x"]}
+    files = {name: SavedFile(Path(name), (), {"coverage": {"covered": covered}}) for name, covered in recorded.items()}
+    files["likelihood.jsonl"] = SavedFile(Path("likelihood.jsonl"), ())  # no run metadata
 
-    recorded = {"a.json": {"x", "y"}, "b.json": {"x", "y"}, "c.json": {"x"}}
-    monkeypatch.setattr(cli_report, "run_metadata", lambda path: str(path))
-    monkeypatch.setattr(paper, "run_covered", lambda name: recorded.get(name))
-    covered = cli_exposure._covered(argparse.Namespace(covered=None, files=["a.json", "b.json", "likelihood.jsonl"]))
-    assert covered == {"x", "y"}
-    assert cli_exposure._covered(argparse.Namespace(covered=None, files=["likelihood.jsonl"])) is None
-    with pytest.raises(cli_exposure.UsageProblem, match="different covered sets"):
-        cli_exposure._covered(argparse.Namespace(covered=None, files=["a.json", "c.json"]))
+    def saved(*names: str) -> SavedRuns:
+        return SavedRuns(tuple(files[name] for name in names))
+
+    assert covered_of(saved("a.json", "b.json", "likelihood.jsonl"), None) == {"x", "y"}
+    assert covered_of(saved("likelihood.jsonl"), None) is None
+    with pytest.raises(UsageProblem, match="different covered sets"):
+        covered_of(saved("a.json", "c.json"), None)
 
 
 def test_the_report_verdict_has_a_detection_column_with_a_split(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

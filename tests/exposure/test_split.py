@@ -158,3 +158,30 @@ def test_a_published_split_is_refused_for_empty_halves_other_formats_and_other_t
     assert main(["split", "builtin", "--from", str(published), "--out", str(tmp_path / "out.json")]) == 2
     err = capsys.readouterr().err
     assert "half A is empty" in err and err.count("\n") == 1 and not (tmp_path / "out.json").exists()
+
+
+def test_the_split_command_reads_its_suites_through_the_workspace_and_needs_no_toolchain(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """One house: ``tla-alias split`` reads the test suite and the pool through the run layer's Workspace,
+    without SANY or TLC; a suite that cannot be read is still one line."""
+    from pytest_alias.cli import main
+    from pytest_alias.run.workspace import Workspace
+
+    read: list[str | None] = []
+    real = Workspace.suite_report
+
+    def recording(self: Workspace, suite: str | None = None, **kwargs: object) -> object:
+        read.append(suite or self.config.suite)
+        return real(self, suite, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Workspace, "suite_report", recording)
+    monkeypatch.setattr(Workspace, "tools", property(lambda self: pytest.fail("a split needs no toolchain")))
+    out = tmp_path / "split.json"
+    assert main(["split", "builtin?ids=barrier,die-hard,hour-clock", "--pool", "builtin?ids=ticket-dispenser",
+                 "--out", str(out)]) == 0
+    assert read == ["builtin?ids=barrier,die-hard,hour-clock", "builtin?ids=ticket-dispenser"]
+    split = load_split(out)
+    assert sorted(split.test_ids) == ["barrier", "die-hard", "hour-clock"] and split.pool == ("ticket-dispenser",)
+    assert "A 1 tasks, B 2 tasks, pool 1" in capsys.readouterr().out
+    assert main(["split", "foo:bar", "--out", str(tmp_path / "other.json")]) == 2
+    assert "unknown suite scheme 'foo'" in capsys.readouterr().err

@@ -301,7 +301,7 @@ def test_a_search_cut_off_by_its_budget_is_no_verdict_on_the_output(tasks: dict[
     assert result.details["search_budget_s"] == 0.5
     record = {"model": "m", "task": "die-hard", "condition": "original", "sample": 0, "generation": {},
               "grades": {"behavior": {"passed": False, "reason": result.reason, "details": dict(result.details)}}}
-    assert record_outcome(record) == "search budget spent" and "search budget spent" in NOT_VERDICTS
+    assert record_outcome(record) == "search_budget_spent" and record_outcome(record) in NOT_VERDICTS
     assert graded_verdict(record, "behavior") is None  # not counted in the rate
     assert not_graded([record], "behavior", "original") == 1  # counted as a sample without a verdict
     assert "search budget spent" in outcome_lines([record])[1]  # a column of the summary's outcome table

@@ -160,7 +160,7 @@ def test_a_keyword_the_jar_predates_is_a_toolchain_limit_not_the_outputs_failure
     reason = result.reason or ""
     assert reason.startswith("toolchain limitation:") and "POSTCONDITION" in reason and "ALIAS_TLA2TOOLS" in reason
     record_result = result.to_dict()
-    assert grade_outcome("name", record_result) == "toolchain limit"
+    assert grade_outcome("name", record_result) == "toolchain_limit"
     record = {"grades": {"name": record_result}, "generation": {}}
     assert graded_verdict(record, "name") is None  # left out of the rates
 

@@ -90,7 +90,7 @@ def _assert_failed_by_output(result, grade: str, wanted: str) -> None:  # type: 
     assert not result.passed, f"{grade} grade passed a wrong output: {result.details}"
     assert result.details.get("side", Side.OUTPUT) == Side.OUTPUT, result.reason
     outcome = grade_outcome(grade, {"passed": False, "details": result.details})
-    assert outcome not in ("grader error", "reference not gradeable", "toolchain limit"), (outcome, result.reason)
+    assert outcome not in ("grader_error", "reference_not_gradeable", "toolchain_limit"), (outcome, result.reason)
     assert wanted in (result.reason or ""), result.reason
 
 
@@ -172,7 +172,7 @@ def test_a_task_whose_own_cfg_fails_does_not_count_against_the_output(tmp_path: 
     result = grade_name(text.replace("% 3", "% 4"), task.original(), TlaTools(cache_dir=tmp_path))
     assert not result.passed and result.details["side"] == Side.REFERENCE
     assert result.reason.startswith("the task's cfg fails for the reference too")
-    assert grade_outcome("name", {"passed": False, "details": result.details}) == "reference not gradeable"
+    assert grade_outcome("name", {"passed": False, "details": result.details}) == "reference_not_gradeable"
 
 
 def test_an_infix_operator_is_never_a_stand_in_for_a_cfg_name(clock, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -252,3 +252,15 @@ def test_replay_answers_each_renaming_of_a_task_with_its_own_line(tmp_path: Path
 def test_replay_missing_file_is_one_plain_sentence(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match="does not exist"):
         default_registry(make_plugin_manager(load_entrypoints=False)).create(f"replay:{tmp_path / 'none.jsonl'}")
+
+
+def test_an_adapter_folder_that_is_missing_or_empty_is_a_usage_problem(tmp_path: Path) -> None:
+    """The adapter's hash reads the user's folder: a missing or empty one is one line, never a bare OSError."""
+    from pytest_alias.errors import UsageProblem
+    from pytest_alias.models.local import adapter_hash
+
+    with pytest.raises(UsageProblem, match="LoRA adapter .*absent: no such folder"):
+        adapter_hash(tmp_path / "absent")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UsageProblem, match="holds no adapter_config.json or weights"):
+        adapter_hash(tmp_path / "empty")

@@ -170,7 +170,7 @@ def test_a_missing_replay_entry_fails_only_its_item(pytester: pytest.Pytester, t
     parse = data["aggregate"]["models"][f"replay:{replay}"]["grades"]["parse"]
     assert parse["rates"]["original"] == {"mean": 1.0, "tasks": 1, "task_ids": ["die-hard"]}
     assert parse["rates"]["random"]["tasks"] == 0
-    assert [r["outcome"] for r in data["records"] if r["condition"] == "random"] == ["model error"]
+    assert [r["outcome"] for r in data["records"] if r["condition"] == "random"] == ["model_error"]
 
 
 def test_saved_outputs_replay_to_the_same_verdicts(pytester: pytest.Pytester, small_suite: Path, tmp_path: Path) -> None:

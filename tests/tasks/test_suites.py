@@ -370,6 +370,45 @@ def test_cli_tasks_json_in_process(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown suite scheme" in capsys.readouterr().err
 
 
+def test_cli_tasks_reads_the_suite_through_the_workspace_and_needs_no_toolchain(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """One house: ``tla-alias tasks`` reads its suite through the run layer's Workspace (the suite's own
+    order and skipped list), and listing tasks never asks for SANY or TLC."""
+    from pytest_alias.cli import main
+    from pytest_alias.run.workspace import Workspace
+
+    read: list[tuple[str, object]] = []
+    real = Workspace.suite_report
+
+    def recording(self: Workspace, suite: str | None = None, **kwargs: object) -> object:
+        read.append((self.config.suite, kwargs.get("ids")))
+        return real(self, suite, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Workspace, "suite_report", recording)
+    monkeypatch.setattr(Workspace, "tools", property(lambda self: pytest.fail("tasks needs no toolchain")))
+    assert main(["tasks", "builtin", "--ids", "hour-clock,barrier"]) == 0
+    assert read == [("builtin", "hour-clock,barrier")]
+    table = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in table[1:-1]] == ["barrier", "hour-clock"] and table[-1] == "2 tasks"
+
+
+def test_a_task_toml_that_is_not_utf8_is_one_line_not_a_traceback(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """tomllib decodes the bytes itself: a non-UTF-8 task.toml was a UnicodeDecodeError out of the loader."""
+    from pytest_alias.cli import main
+
+    task_folder(tmp_path, "good")
+    bad = task_folder(tmp_path, "bad")
+    (bad / "task.toml").write_bytes(b'id = "\xff"\n')
+    with pytest.raises(SuiteError, match="task.toml: not valid TOML .*utf-8"):
+        load_task_folder(bad)
+    report = load_suite_report(str(tmp_path))  # one bad folder is skipped with its reason
+    assert report.ids == ["good"] and "not valid TOML" in report.skipped[0].reason
+    assert main(["tasks", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tla-alias: {bad / 'task.toml'}: not valid TOML") and err.count("\n") == 1
+
+
 def test_cli_tasks_subprocess() -> None:
     pytest.importorskip("pytest_alias.cir.analysis")
     proc = subprocess.run([sys.executable, "-m", "pytest_alias", "tasks", "builtin", "--json"],

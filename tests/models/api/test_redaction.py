@@ -124,7 +124,7 @@ def test_a_run_against_an_endpoint_that_echoes_the_key_leaks_it_nowhere(
     assert not _leaks(tmp_path, secrets)
     assert not _leaks(pytester.path, secrets)
     records = json.loads((out / "run.json").read_text())["records"]
-    assert records and all(r["outcome"] == "model error" for r in records)
+    assert records and all(r["outcome"] == "model_error" for r in records)
     assert all(REDACTED in r["generation"]["error"] for r in records), records[0]["generation"]
 
 
@@ -266,7 +266,7 @@ def test_a_run_shows_no_piece_of_a_plain_key_and_no_credential_of_its_base_url(
     assert not [text for text in shown if "gwuser" in text or "gwpass1234" in text], printed[-3000:]
     assert not _leaks(tmp_path, (PLAIN_KEY, "gwpass1234")) and not _leaks(pytester.path, (PLAIN_KEY, "gwpass1234"))
     data = json.loads((out / "run.json").read_text())
-    assert data["records"] and all(r["outcome"] == "model error" for r in data["records"])
+    assert data["records"] and all(r["outcome"] == "model_error" for r in data["records"])
     assert {r["model"] for r in data["records"]} == {f"openai:gpt-5-mini?batch=0&max_retries=0&base_url="
                                                      f"http://{REDACTED}@{host}:{port}/v1"}
 

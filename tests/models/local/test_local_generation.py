@@ -12,6 +12,7 @@ pytest.importorskip("transformers")
 
 from tinylm_builder import LOOP_LINE, MODULE_LINES, PROMPT_LINES, build_tiny_lm  # noqa: E402
 
+from pytest_alias.errors import UsageProblem  # noqa: E402
 from pytest_alias.models import DecodingParams, GenerationRequest, GenerationStore, ModelRegistry  # noqa: E402
 from pytest_alias.models.local import LocalModel, create_local, module_end_criteria  # noqa: E402
 from pytest_alias.models.prompts import finetune_prompt  # noqa: E402
@@ -152,8 +153,17 @@ def test_lora_adapter_changes_logits_and_identity(tiny_dir: Path, tmp_path: Path
 def test_missing_adapter_is_an_error(tiny_dir: Path, tmp_path: Path) -> None:
     pytest.importorskip("peft")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(FileNotFoundError, match="adapter"):
+    with pytest.raises(UsageProblem, match="adapter"):  # the user's folder: a usage problem at every door
         create_local(str(tiny_dir), lora=str(tmp_path / "empty"))
+
+
+def test_a_folder_that_holds_no_model_is_a_usage_problem(tmp_path: Path) -> None:
+    """transformers reads the user's folder (local files only): what it cannot load there is the user's,
+    one line at every door, not a built-in OSError or ValueError that a door has to guess about."""
+    (tmp_path / "empty").mkdir()
+    for folder in (tmp_path / "empty", tmp_path / "absent"):
+        with pytest.raises(UsageProblem):
+            create_local(str(folder))
 
 
 def test_a_prefix_starts_the_answer_and_counts_toward_the_module(tiny: LocalModel) -> None:

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import check_output_file, write_output
-from ..report.files import figure_png
-from .analysis import Effects, ExposureAnalysis
-from .detection import BASE_RULE, DROP_RULE, SignalAuroc, group_title
-from .lengths import length_lines
+from ..exposure.analysis import Effects, ExposureAnalysis
+from ..exposure.detection import BASE_RULE, DROP_RULE, SignalAuroc, group_title
+from ..exposure.lengths import length_lines
+from .files import figure_png
 
 
 def _interval(part: Any, unit: str) -> str:
