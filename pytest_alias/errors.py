@@ -53,6 +53,10 @@ class UnreadableInput(UsageProblem):
         self.stage = stage
 
 
+class MissingExtra(UsageProblem, ImportError):
+    """An optional dependency is not installed; the message names the extra that brings it."""
+
+
 class RunStopped(AliasError, RuntimeError):
     """The run cannot go on (a replay for other conditions, an unreachable provider, a store miss)."""
 

@@ -51,3 +51,21 @@ def test_arms_agree_whatever_counterexample_tlc_printed() -> None:
     assert differences([_record(False, found.format(20, 3))], [_record(False, other)]) != []
     assert differences([_record(True, None)], [_record(False, found.format(20, 3))]) != []
     assert differences([_record(True, None)], [_record(True, None)]) == []
+
+
+def test_the_warm_arms_extra_samples_are_new_texts_of_the_same_spec(tmp_path: Path) -> None:
+    from bench_paper_scale import Workload, _marked, warm_workload  # noqa: E402 - a script beside the package
+
+    module = "---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = x\n====\n"
+    replay = tmp_path / "m.jsonl"
+    replay.write_text(json.dumps({"task": "7", "condition": "original", "sample": 0, "text": module, "model": "m",
+                                  "condition_version": "v"}) + "\n")
+    workload = Workload("real", "suite", [replay], ["7"], {("m", "7", "original", 0): "m"}, ("original",), 1, {"m": 1})
+    warm = warm_workload(workload, tmp_path, 2)
+    rows = [json.loads(line) for line in warm.replays[0].read_text().splitlines()]
+    assert [row["sample"] for row in rows] == [0, 1, 2] and warm.samples == 3 and warm.mix == {"m": 3}
+    assert rows[0]["text"] == module and len({row["text"] for row in rows}) == 3
+    # The mark is a TLA+ comment inside the module, before its closing line: the spec is unchanged.
+    assert rows[1]["text"].splitlines()[-1] == "====" and rows[1]["text"].splitlines()[-2].startswith("\\* ")
+    assert all(row["condition_version"] == "v" for row in rows)
+    assert _marked("prose, no module", 1).startswith("prose, no module\n\\* ")

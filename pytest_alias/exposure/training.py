@@ -10,7 +10,7 @@ from ..models.local import LocalModel
 from ..models.registry import process_registry
 from ..progress import Progress
 from ..tasks.model import Task
-from ..tasks.suites import load_suite
+from ..cir.suites import load_suite  # as every caller above CIR: renamed copies verified through the condition cache
 from .data import ARMS, training_examples
 from .finetune import (TORCH_DTYPES, FinetuneError, FinetuneSettings, TrainingResult, check_precision_device,
                        train_lora)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..errors import MissingExtra
+
 try:
     import anthropic
 except ImportError:  # pragma: no cover - depends on the environment
-    raise ImportError("the claude models need the anthropic SDK: pip install 'pytest-alias[api]'") from None
+    raise MissingExtra("the claude models need the anthropic SDK: pip install 'pytest-alias[api]'") from None
 
 from .api_batch import BatchGone, ItemResult
 from .api_common import APIModel, Parsed

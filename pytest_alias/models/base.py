@@ -6,7 +6,7 @@ plugin and the command line only ever talk to this protocol.
 
 from __future__ import annotations
 
-from ..errors import RunStopped
+from ..errors import RunStopped, UsageProblem
 
 import math
 import traceback
@@ -43,14 +43,17 @@ class DecodingParams:
         for name in ("temperature", "top_p"):
             value = getattr(self, name)
             if value is not None:
-                value = float(value)
+                try:
+                    value = float(value)
+                except (TypeError, ValueError):
+                    raise UsageProblem(f"{name} must be a finite number >= 0, not {value!r}") from None
                 if not math.isfinite(value) or value < 0:
-                    raise ValueError(f"{name} must be a finite number >= 0, not {value!r}")
+                    raise UsageProblem(f"{name} must be a finite number >= 0, not {value!r}")
                 object.__setattr__(self, name, value)
         if self.max_new_tokens is not None:
             if isinstance(self.max_new_tokens, bool) or int(self.max_new_tokens) != self.max_new_tokens \
                     or self.max_new_tokens < 1:
-                raise ValueError(f"max_new_tokens must be a positive integer, not {self.max_new_tokens!r}")
+                raise UsageProblem(f"max_new_tokens must be a positive integer, not {self.max_new_tokens!r}")
             object.__setattr__(self, "max_new_tokens", int(self.max_new_tokens))
         if self.stop is not None:
             if isinstance(self.stop, str):  # a bare string would otherwise become one stop per character

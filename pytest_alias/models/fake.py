@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+from ..errors import UsageProblem
+
 from .api_config import as_float, as_int
 from .base import DecodingParams, Generation, GenerationRequest
 from .spec import with_spec_options
@@ -60,7 +62,7 @@ def create_fake(argument: str = "", text: str | None = None, **options: str) -> 
     name, query = with_spec_options(argument, options) if argument else ("fake", options)
     unknown = sorted(set(query) - {"delay", "batch_size", "count"})
     if unknown:
-        raise ValueError(f"fake model: unknown option(s) {', '.join(unknown)}")
+        raise UsageProblem(f"fake model: unknown option(s) {', '.join(unknown)}")
     return FakeModel(text=text, name=name, delay=as_float("delay", query.get("delay", 0.0)),
                      batch_size=as_int("batch_size", query["batch_size"], 1) if "batch_size" in query else None,
                      count=query.get("count"))

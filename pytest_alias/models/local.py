@@ -20,7 +20,7 @@ torch, transformers and peft are imported only when such a model is created.
 
 from __future__ import annotations
 
-from ..errors import UsageProblem
+from ..errors import MissingExtra, UsageProblem
 
 import hashlib
 import importlib.util
@@ -52,7 +52,7 @@ SMOLLM2_MAX_NEW_TOKENS = 512
 SMOLLM2_BATCH_SIZE = 16
 
 
-class LocalBackendMissing(UsageProblem, ImportError):
+class LocalBackendMissing(MissingExtra):
     """torch, transformers, peft or gguf is not installed."""
 
 
@@ -89,10 +89,20 @@ def request_seed(requests: Sequence[GenerationRequest]) -> int:
 
 
 def _positive_int(name: str, value: Any) -> int:
-    number = int(value)
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = 0
     if number < 1 or str(number) != str(value).strip():
-        raise ValueError(f"{name} must be a positive integer, not {value!r}")
+        raise UsageProblem(f"{name} must be a positive integer, not {value!r}")
     return number
+
+
+def _number(name: str, value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise UsageProblem(f"{name} must be a number, not {value!r}") from None
 
 
 #: Inference precisions a local model accepts (short spellings too), by torch's name.
@@ -119,7 +129,7 @@ def resolve_dtype(dtype: str, device_type: str) -> str:
 
         return "bfloat16" if torch.cuda.is_bf16_supported() else "float16"
     if dtype not in DTYPE_NAMES:
-        raise ValueError(f"unknown dtype {dtype!r}; choose auto or one of {', '.join(DTYPE_NAMES)}")
+        raise UsageProblem(f"unknown dtype {dtype!r}; choose auto or one of {', '.join(DTYPE_NAMES)}")
     return DTYPE_NAMES[dtype]
 
 
@@ -140,11 +150,11 @@ class LocalModel:
                  gguf_file: str | None = None, label: str | None = None) -> None:
         self.supports_prefix = True
         if prompt_style not in PROMPT_STYLES:
-            raise ValueError(f"unknown prompt style {prompt_style!r}; choose one of {', '.join(PROMPT_STYLES)}")
+            raise UsageProblem(f"unknown prompt style {prompt_style!r}; choose one of {', '.join(PROMPT_STYLES)}")
         import_backend("torch", "transformers", *(("peft",) if lora else ()), *(("gguf",) if gguf_file else ()))
         self.prompt_style = prompt_style
         self.batch_size = _positive_int("batch_size", batch_size)
-        self.defaults = DecodingParams(temperature=float(temperature), top_p=float(top_p),
+        self.defaults = DecodingParams(temperature=_number("temperature", temperature), top_p=_number("top_p", top_p),
                                        max_new_tokens=_positive_int("max_new_tokens", max_new_tokens))
         source = Path(path).expanduser()
         self.path = str(source.resolve()) if source.exists() else str(path)
@@ -189,7 +199,7 @@ class LocalModel:
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         if self.prompt_style == "chat" and not getattr(self.tokenizer, "chat_template", None):
-            raise ValueError(f"{self.identity}: prompt_style 'chat' needs a tokenizer with a chat template")
+            raise UsageProblem(f"{self.identity}: prompt_style 'chat' needs a tokenizer with a chat template")
         self._model: Any = None
 
     @property
@@ -433,9 +443,9 @@ def check_local(argument: str, **options: Any) -> None:
     lora = options.get("lora")
     import_backend("torch", "transformers", *(("peft",) if lora else ()), *(("gguf",) if options.get("gguf_file") else ()))
     if not Path(argument).expanduser().is_dir():
-        raise ValueError(f"hf:{argument}: no such model folder (models are loaded from local files only)")
+        raise UsageProblem(f"hf:{argument}: no such model folder (models are loaded from local files only)")
     if lora and not Path(lora).expanduser().is_dir():
-        raise ValueError(f"LoRA adapter {lora}: no such folder")
+        raise UsageProblem(f"LoRA adapter {lora}: no such folder")
 
 
 def check_smollm2(**options: Any) -> None:
@@ -444,4 +454,4 @@ def check_smollm2(**options: Any) -> None:
     smollm2_dir()
     lora = options.get("lora")
     if lora and not Path(lora).expanduser().is_dir():
-        raise ValueError(f"LoRA adapter {lora}: no such folder")
+        raise UsageProblem(f"LoRA adapter {lora}: no such folder")

@@ -24,6 +24,8 @@ import math
 import zlib
 from typing import Any, Iterable
 
+from ..errors import UsageProblem
+
 #: The share of tokens Min-K% and Min-K%++ average (20%, the published default).
 DEFAULT_MIN_K = 0.2
 
@@ -31,7 +33,7 @@ DEFAULT_MIN_K = 0.2
 def check_ratio(ratio: float) -> float:
     """``ratio`` if it is a share in (0, 1], else a ValueError naming the rule."""
     if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 < float(ratio) <= 1:
-        raise ValueError(f"the Min-K% share must lie in (0, 1], not {ratio!r}")
+        raise UsageProblem(f"the Min-K% share must lie in (0, 1], not {ratio!r}")
     return float(ratio)
 
 

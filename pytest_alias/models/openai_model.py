@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 from typing import Any, Final, Mapping, Sequence
 
+from ..errors import MissingExtra
+
 try:
     import openai
 except ImportError:  # pragma: no cover - depends on the environment
-    raise ImportError("the openai models need the openai SDK: pip install 'pytest-alias[api]'") from None
+    raise MissingExtra("the openai models need the openai SDK: pip install 'pytest-alias[api]'") from None
 
 from .api_batch import BatchGone, ItemResult
 from .api_common import APIModel, Parsed

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from ..errors import UsageProblem
+
 # Appendix A, verbatim; the description replaces {description}.
 FRONTIER_TEMPLATE = (
     "You are a TLA+ specification engineer. You will receive a natural language description of a system. "
@@ -44,5 +46,5 @@ def render_prompt(description: str, style: PromptStyle | str = PromptStyle.FRONT
         chosen = PromptStyle(style)
     except ValueError:
         known = ", ".join(s.value for s in PromptStyle)
-        raise ValueError(f"unknown prompt style {style!r}; choose one of {known}") from None
+        raise UsageProblem(f"unknown prompt style {style!r}; choose one of {known}") from None
     return frontier_prompt(description) if chosen is PromptStyle.FRONTIER else finetune_prompt(description)

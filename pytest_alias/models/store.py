@@ -9,7 +9,7 @@ writers of one key write equivalent entries and the last rename wins.
 
 from __future__ import annotations
 
-from ..errors import RunStopped
+from ..errors import RunStopped, UsageProblem
 
 import hashlib
 import json
@@ -71,7 +71,7 @@ class GenerationStore:
             self.mode = StoreMode(mode)
         except ValueError:
             known = ", ".join(m.value for m in StoreMode)
-            raise ValueError(f"unknown store mode {mode!r}; choose one of {known}") from None
+            raise UsageProblem(f"unknown store mode {mode!r}; choose one of {known}") from None
         self.root = Path(root).expanduser() if root is not None else default_store_root()
         self.hits = 0
         self.misses = 0

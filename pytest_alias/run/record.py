@@ -128,7 +128,9 @@ def evaluate(case: Case, output: str, grades: Sequence[str], ctx: GradeContext, 
         # Where the grading time went: SANY and TLC runs launched for this record (cache hits cost none).
         "timings": {"grading_s": round(time.perf_counter() - start, 3),
                     **{f"{tool}_s": round(tools.tool_seconds[tool] - tool_seconds.get(tool, 0.0), 3) for tool in ("sany", "tlc")},
-                    **{f"{tool}_runs": tools.launches[tool] - launched.get(tool, 0) for tool in ("sany", "tlc")}},
+                    **{f"{tool}_runs": tools.launches[tool] - launched.get(tool, 0) for tool in ("sany", "tlc")},
+                    # TLC runs waiting for a core of their own (tla.slots): the machine was busy, not the grade.
+                    "tlc_slot_wait_s": round(tools.tool_seconds["tlc_slot_wait"] - tool_seconds.get("tlc_slot_wait", 0.0), 3)},
         "versions": {"alias": __version__, "tlc": find_jar().tlc_version, "task": case.task.version,
                      "condition": case.condition.version},
         # The byte budgets the tools ran under (a verdict "too large" depends on them).

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .cases import Case, build_cases
 from ..cir.prepared import ConditionCache, prepare_all
 from ..cir.suites import load_suite_report
-from ..errors import UsageProblem
+from ..errors import AliasError, UsageProblem
 from ..grading.behavior import copies_reference
 from ..grading.context import GradeContext
 from ..models.base import Generation
@@ -161,7 +161,7 @@ class Workspace:
         spec = self.config.model_spec(name)  # with the credentials the shown name hides
         try:
             return make(spec, **self._model_options(spec))
-        except (ValueError, ImportError, OSError) as exc:  # ModelSpecError, ReplayError, missing key or extra
+        except AliasError as exc:  # ModelSpecError, ReplayError, a missing key or extra: the user's to fix
             # The registry's message quotes the full spec: its credentials stay out of the line.
             raise UsageProblem(redact(f"{{flag}} {name}: {exc}"), option="model") from None
 

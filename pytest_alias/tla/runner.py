@@ -28,6 +28,7 @@ from .launcher import (EXPECTED_SECONDS, Launcher, ToolRun, ToolRunError, enviro
 from .library import needed_library
 from .modsplit import significant_text
 from .sany import SanyError, SanyResult, parse_sany_output
+from .slots import SLOTS_FOLDER, tlc_slot
 from .specfiles import SpecFiles, Staged, stage
 from .streams import GRAPH_CAP, MB, budgets, disk_fault, graph_cap, tree_size
 from .tlc import TlcResult, classify
@@ -384,9 +385,12 @@ class TlaTools:
             self.launches["tlc"] += 1
             dot_file = dot_base.with_suffix(".dot")
             # The dump is held to its budget while TLC writes it: an infinite state space is stopped
-            # at the budget, never left to fill the disk until the time limit.
-            run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout,
-                                              dump=dot_file if dump_graph else None), staged)
+            # at the budget, never left to fill the disk until the time limit. One run per core (see
+            # .slots): the limit measures this run's work, not its neighbours'.
+            with tlc_slot(self.cache_dir / SLOTS_FOLDER) as waited:
+                self.tool_seconds["tlc_slot_wait"] += waited
+                run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout,
+                                                  dump=dot_file if dump_graph else None), staged)
             self.tool_seconds["tlc"] += run.seconds
             if run.exceeded is None:  # a run its disk budget stopped filled the disk itself
                 _raise_disk_fault("TLC", staged)
