@@ -537,8 +537,8 @@ def warm_arm(workload: Workload, folder: Path, args: argparse.Namespace, cold: d
     first sample's pass/fail (the same spec; a reason may cite other line numbers)."""
     warm = warm_workload(workload, folder, args.warm_samples)
     arm = run_arm("real-warm", folder, warm, args, cache=folder / f"{workload.name}-on" / "cache")
-    first = {(r["model"], r["task"]): {g: e.get("passed") for g, e in r["grades"].items()} for r in cold["records"]}
-    agree = sum(first.get((r["model"], r["task"])) == {g: e.get("passed") for g, e in r["grades"].items()}
+    first = {(_model_name(r), r["task"]): {g: e.get("passed") for g, e in r["grades"].items()} for r in cold["records"]}
+    agree = sum(first.get((_model_name(r), r["task"])) == {g: e.get("passed") for g, e in r["grades"].items()}
                 for r in arm["records"])
     return {"figures": figures(arm, warm.kinds), "outputs": len(arm["records"]), "same_pass_fail_as_first": agree,
             "extra_samples": args.warm_samples, "records": arm["records"], "kinds": warm.kinds}
