@@ -329,7 +329,8 @@ def figures(arm: dict[str, Any], kinds: dict[tuple[str, str, str, int], str]) ->
 
 def _stages(records: list[dict[str, Any]], counted: dict[str, Any]) -> dict[str, float]:
     """Seconds by stage, summed over items: set-up before the first verdict (conditions, generation),
-    the references' self-checks the items made and the time they waited for another worker's, each
+    the references' self-checks the items made and the time they waited for another worker's or for a
+    core (:mod:`pytest_alias.tla.slots`), each
     grade (the behavior grade's is its mapping search), SANY and TLC runs launched while grading, JVM
     start-ups of the tool servers, and the rest (Python, cache)."""
     def total(key: str) -> float:
@@ -341,10 +342,10 @@ def _stages(records: list[dict[str, Any]], counted: dict[str, Any]) -> dict[str,
             per_grade[grade] += entry.get("seconds", 0.0)
     grading, sany, tlc = total("grading_s"), total("sany_s"), total("tlc_s")
     return {"setup_before_first_verdict": counted.get("setup_s", 0.0), "self_check": total("self_check_s"),
-            "self_check_wait": total("self_check_wait_s"),
+            "self_check_wait": total("self_check_wait_s"), "tlc_slot_wait": total("tlc_slot_wait_s"),
             **{f"grade_{grade}": round(seconds, 1) for grade, seconds in sorted(per_grade.items())},
             "sany": sany, "tlc": tlc, "jvm_start": counted.get("jvm_start_s", 0.0),
-            "python_and_cache": round(grading - sany - tlc, 1)}
+            "python_and_cache": round(grading - sany - tlc - total("tlc_slot_wait_s"), 1)}
 
 
 def item_seconds(record: dict[str, Any]) -> float:
@@ -361,6 +362,8 @@ def why_slow(record: dict[str, Any]) -> str:
         parts.append(f"self-check {timings['self_check_s']:.0f} s")
     if timings.get("self_check_wait_s", 0.0) >= 1.0:
         parts.append(f"waited {timings['self_check_wait_s']:.0f} s")
+    if timings.get("tlc_slot_wait_s", 0.0) >= 1.0:  # its TLC runs waited for a core (tla.slots)
+        parts.append(f"waited {timings['tlc_slot_wait_s']:.0f} s for a core")
     grade, entry = max(record["grades"].items(), key=lambda pair: pair[1].get("seconds", 0.0))
     verdict = "pass" if entry.get("passed") else (entry.get("reason") or "fail")[:90]
     parts.append(f"{grade} {entry.get('seconds', 0.0):.0f} s ({verdict})")
@@ -372,7 +375,7 @@ def item_rows(records: list[dict[str, Any]], kinds: dict[tuple[str, str, str, in
     and TLC seconds, and each grade's pass/fail and seconds."""
     return [{"id": _item_key(r), "kind": _kind(kinds, r),
              **{key: round(r["timings"].get(key, 0.0), 2)
-                for key in ("grading_s", "self_check_s", "self_check_wait_s", "sany_s", "tlc_s")},
+                for key in ("grading_s", "self_check_s", "self_check_wait_s", "sany_s", "tlc_s", "tlc_slot_wait_s")},
              "grades": {g: [e.get("passed"), round(e.get("seconds", 0.0), 2)] for g, e in r["grades"].items()}}
             for r in records]
 
