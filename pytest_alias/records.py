@@ -171,11 +171,12 @@ class Outcome(StrEnum):
     @classmethod
     def read(cls, text: Any) -> Outcome | None:
         """The outcome a record names: its code, or its label (records written before the codes)."""
-        if isinstance(text, str):
-            if text in cls._value2member_map_:
-                return cls(text)
+        if not isinstance(text, str):
+            return None
+        try:
+            return cls(text)
+        except ValueError:
             return _BY_LABEL.get(text)
-        return None
 
 
 OUTCOME_LABELS: dict[Outcome, str] = {

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +24,7 @@ from ..progress import Progress
 from ..tasks.model import Condition, Task
 from ..tla.cache import RunCache, content_key, default_cache_dir
 from ..tla.runner import default_tools
+from ..tla.slots import machine_cores
 from .conditions import RenamedCondition, meaningful_condition, published_condition, random_condition, rename_seeds
 
 #: Bump when renaming or verification would give a different condition for the same inputs.
@@ -182,7 +182,7 @@ def parallel_threads(jobs: int) -> int:
     (one with ``ALIAS_SHORTCUTS=off``: the plain way, one job at a time)."""
     if not switches.enabled():
         return 1
-    return max(1, min(jobs, os.cpu_count() or 1))
+    return max(1, min(jobs, machine_cores()))
 
 
 def verify_renamed(tasks: list[Task], seed: int, *, tools: Any = None, live: bool | None = None) -> dict[str, str | None]:

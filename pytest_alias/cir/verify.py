@@ -15,8 +15,7 @@ from ..tla.runner import TlaTools, default_tools
 from ..tla.sidegraph import keeps_graph, plain_check
 from ..tla.streams import GRAPH_CAP
 from ..tla.specfiles import SpecFiles
-from ..tla.sany import SANY_TIMEOUT
-from ..tla.tlc import MACHINE_STATUSES, TlcResult
+from ..tla.tlc import TlcResult
 from ..vocabulary import TLC_TIMEOUT_S
 
 
@@ -55,10 +54,6 @@ class Verification:
         }
 
 
-def _machine_limit(result: TlcResult) -> str | None:
-    return result.status if result.status in MACHINE_STATUSES else None
-
-
 def _spec(modules: Mapping[str, str], cfg: str | None) -> SpecFiles:
     return SpecFiles(next(iter(modules)), dict(modules), cfg)
 
@@ -80,7 +75,7 @@ def verify_renaming(
         if not sany.ok:
             first = sany.errors[0] if sany.errors else "SANY failed"
             return Verification(False, f"sany: module {name}: {first}", None, None,
-                                SANY_TIMEOUT if sany.timed_out else None)
+                                sany.machine_ending)
     if original_cfg is None:
         return Verification(True, None, None, None)
     # With the shortcuts on, each copy's graph is kept on the side for the behavior grade (see graphpass).
@@ -95,7 +90,7 @@ def verify_renaming(
         before = tools.tlc(original_spec, timeout=timeout)
     if not before.ok:
         return Verification(False, f"original: TLC {before.explain()}", Counts.of(before), None,
-                            _machine_limit(before))
+                            before.machine_ending)
     # The copy has the original's state space: its check takes about as long (a long one skips the quick
     # tier), and a dump the cap stopped on the original would be stopped again (same names' lengths).
     keep_renamed = keeps_graph(renamed_spec.cfg, tools) and tools.graph_kept(original_spec, timeout=timeout,
@@ -104,7 +99,7 @@ def verify_renaming(
         after = plain_check(tools, renamed_spec, timeout=timeout, keep_graph=keep_renamed)
     original, renamed = Counts.of(before), Counts.of(after)
     if not after.ok:
-        return Verification(False, f"tlc: {after.explain()}", original, renamed, _machine_limit(after))
+        return Verification(False, f"tlc: {after.explain()}", original, renamed, after.machine_ending)
     if original != renamed:
         assert original is not None and renamed is not None
         return Verification(

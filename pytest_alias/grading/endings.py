@@ -18,7 +18,7 @@ import dataclasses
 import threading
 from typing import Any
 
-from ..tla.sany import SANY_TIMEOUT, SanyResult
+from ..tla.sany import SanyResult
 from ..tla.tlc import MACHINE_STATUSES, TlcResult
 from .result import Evidence, GradeResult
 
@@ -32,11 +32,9 @@ class MachineEndings:
 
     def note(self, value: Any) -> None:
         """Note the endings in ``value``: a tool result, or a tuple/list holding some (a verdict and its graph)."""
-        if isinstance(value, TlcResult):
-            self.note_status(value.status)
-        elif isinstance(value, SanyResult):
-            if value.timed_out:
-                self._add(SANY_TIMEOUT)
+        if isinstance(value, (TlcResult, SanyResult)):
+            if value.machine_ending is not None:
+                self._add(value.machine_ending)
         elif isinstance(value, (tuple, list)):
             for item in value:
                 self.note(item)

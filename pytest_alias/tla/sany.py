@@ -57,6 +57,11 @@ class SanyResult:
     cached: bool = False
 
     @property
+    def machine_ending(self) -> str | None:
+        """:data:`SANY_TIMEOUT` when SANY's time limit, not the module, ended the run."""
+        return SANY_TIMEOUT if self.timed_out else None
+
+    @property
     def lenient_ok(self) -> bool:
         """The exit-code verdict (what TLA+-Bench's plain check uses)."""
         return self.exit_code == 0

@@ -30,12 +30,17 @@ SLOTS_FOLDER = "slots"
 POLL_SECONDS = 0.05
 
 
+def machine_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform says, else all)."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
 def slot_count() -> int:
     """The number of slots: ``ALIAS_TLC_SLOTS`` when it is a positive integer, else the cores."""
     given = os.environ.get(SLOTS_ENV, "").strip()
     if given.isdigit() and int(given) > 0:
         return int(given)
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+    return machine_cores()
 
 
 @contextlib.contextmanager

@@ -112,6 +112,11 @@ class TlcResult:
     def ok(self) -> bool:
         return self.status == "ok"
 
+    @property
+    def machine_ending(self) -> str | None:
+        """The status when the machine, not the spec, ended the run (see :data:`MACHINE_STATUSES`)."""
+        return self.status if self.status in MACHINE_STATUSES else None
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON object ``tla-alias check --json`` prints under ``"tlc"``."""
         return {
