@@ -281,7 +281,7 @@ def copies_reference(output_text: str, condition: Condition) -> bool:
 
 
 def _as_read(modules: Mapping[str, str]) -> dict[str, str]:
-    """Module texts as SANY and TLC read them (a copy's trailing modification history left out)."""
+    """Module texts as SANY and TLC read them (what follows a module's footer left out: see significant_text)."""
     return {name: significant_text(text) for name, text in modules.items()}
 
 

@@ -454,7 +454,7 @@ TIER_GC: dict[str, str] = {"quick": "-XX:+UseSerialGC", "full": "-XX:+UseParalle
 #: A check runs on the quick tier for at most this long; one that needs longer runs again on the full
 #: tier with its whole limit, so its verdict (and whether it hits the limit) is the full tier's.
 QUICK_SECONDS = 10.0
-#: Checks expected to take longer than this (see :data:`EXPECTED_SECONDS`) go to the full tier at once:
+#: Checks expected to take longer than this (see :class:`Expectation`) go to the full tier at once:
 #: the quick tier would only spend up to :data:`QUICK_SECONDS` before the full tier runs them anyway.
 QUICK_EXPECTED_SECONDS = 3.0
 #: A rough rate of TLC's exploration in distinct states a second, to expect a check's seconds from a
@@ -472,10 +472,35 @@ def seconds_for_states(distinct: int | None) -> float | None:
     return None if distinct is None else distinct / STATES_PER_SECOND
 
 
-#: How long the checks now being run are expected to take (the task's reference check, when known):
-#: set per grade by ``TlaTools.expecting``; None (unknown) tries the quick tier first.
-EXPECTED_SECONDS: contextvars.ContextVar[float | None] = contextvars.ContextVar("alias_expected_seconds",
-                                                                              default=None)
+@dataclass
+class Expectation:
+    """How long the checks of one block (a grade, a self-check, a verification: ``TlaTools.expecting``)
+    are expected to take: the task's reference check when known, None (unknown) tries the quick tier
+    first. Once a check of the block ran past the quick tier's limit (:func:`learn_ran_long`), the
+    block's later checks, which explore the same task's states, start on the full tier instead of each
+    spending :data:`QUICK_SECONDS` there first (measured: a self-check of 1609 gave up on the quick
+    tier three times, 30 of its 157 s). Only a choice of JVM, never a verdict's input."""
+
+    seconds: float | None = None
+    ran_long: bool = False
+
+
+#: The expectation of the block now running (None outside any block: unknown, nothing learned).
+EXPECTATION: contextvars.ContextVar[Expectation | None] = contextvars.ContextVar("alias_expectation", default=None)
+
+
+def expected_seconds() -> float | None:
+    """How long the checks now being run are expected to take (see :class:`Expectation`)."""
+    block = EXPECTATION.get()
+    return None if block is None else block.seconds
+
+
+def learn_ran_long() -> None:
+    """A check of the current block ran past the quick tier's limit: its later checks skip that tier
+    (outside a block nothing is kept)."""
+    block = EXPECTATION.get()
+    if block is not None:
+        block.ran_long = True
 
 
 #: The fingerprint set's share of the heap on the quick tier (TLC's ``-fpmem``; its default is a
@@ -505,9 +530,12 @@ def quick_tier_args(tool: Tool, args: list[str]) -> list[str]:
 
 
 def starts_quick() -> bool:
-    """Whether the next check tries the quick tier first: the shortcut is on and the check is not
-    expected to outlast what the quick tier is good for."""
-    expected = EXPECTED_SECONDS.get()
+    """Whether the next check tries the quick tier first: the shortcut is on, the check is not expected
+    to outlast what the quick tier is good for, and no check of its block has outlasted it."""
+    block = EXPECTATION.get()
+    if block is not None and block.ran_long:
+        return False
+    expected = expected_seconds()
     return quick_tier_enabled() and (expected is None or expected <= QUICK_EXPECTED_SECONDS)
 
 
@@ -814,6 +842,7 @@ class Launcher:
             if run is not None and quick and run.timed_out:
                 self.quick_retries += 1
                 self.quick_retry_seconds += time.monotonic() - started
+                learn_ran_long()
                 started = time.monotonic()  # the full tier gets the whole limit (see QUICK_SECONDS)
                 _clear_metadir(tool, args)
                 run = self._on_server("full", tool, args, workdir, tmpdir, timeout, dump)

@@ -127,15 +127,17 @@ def split_modules(text: str | bytes) -> list[ModuleSpan]:
 
 @functools.lru_cache(maxsize=512)  # every run's cache key reads each of its modules: the same texts again and again
 def significant_text(text: str) -> str:
-    """``text`` as SANY and TLC read it, for a cache key: without what follows its first module's
-    ``====`` footer where that is only whitespace and ``\\*`` line comments (the Toolbox's modification
-    history), ending with one newline, so a module and its copy taken out of a model's answer share a
-    key. Anything else after the footer, or a module without one, leaves ``text`` as it is."""
+    """``text`` as SANY and TLC read it: through its first module's ``====`` footer, ending with one
+    newline. Both tools ignore whatever follows the footer (the Toolbox's modification history, notes
+    on past runs, even another module: checked with SANY and TLC 2.15), so a reference with notes
+    after its module and the copy of it taken out of a model's answer share a cache key and count as
+    the same module. Text before the header stays (it moves the line numbers that errors quote), as do
+    a module without a footer and a text with a ``---- CONFIG`` block after it (TLC's tests embed a
+    model's cfg there: tlaplus issue 776)."""
     spans = split_modules(text)
-    if not spans or not spans[0].complete:
+    if not spans or not spans[0].complete or _EMBEDDED_CONFIG.search(text, spans[0].end):
         return text
-    end = spans[0].end
-    tail = text[end:].splitlines()
-    if any(line.strip() and not line.lstrip().startswith("\\*") for line in tail):
-        return text
-    return text[:end] + "\n"
+    return text[:spans[0].end] + "\n"
+
+
+_EMBEDDED_CONFIG = re.compile(r"^\s*-{4,}\s*CONFIG\b", re.MULTILINE)

@@ -23,8 +23,8 @@ from typing import Any, Sequence
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
 from .cfg import CfgError, UnsupportedKeyword, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import LabelGraph, StateGraph, parse_dot, parse_dot_labels
-from .launcher import (EXPECTED_SECONDS, Launcher, ToolRun, ToolRunError, environment_fault, get_launcher, heap_cap,
-                       machine_fault)
+from .launcher import (EXPECTATION, Expectation, Launcher, ToolRun, ToolRunError, environment_fault, expected_seconds,
+                       get_launcher, heap_cap, machine_fault)
 from .library import needed_library
 from .modsplit import significant_text
 from .sany import SanyError, SanyResult, parse_sany_output
@@ -137,11 +137,11 @@ class TlaTools:
     def expecting(seconds: float | None) -> Any:
         """Within this block, checks are expected to take about ``seconds`` (None: unknown): long ones
         skip the quick server tier (see :data:`~.launcher.QUICK_EXPECTED_SECONDS`). Never a verdict's input."""
-        token = EXPECTED_SECONDS.set(seconds)
+        token = EXPECTATION.set(Expectation(seconds))
         try:
             yield
         finally:
-            EXPECTED_SECONDS.reset(token)
+            EXPECTATION.reset(token)
 
     # ------------------------------------------------------------------ shared plumbing
 
@@ -289,7 +289,7 @@ class TlaTools:
             return result, None
         if result.status == "too_large":  # the cap (or the output budget, which a plain run meets again)
             # The plain run explores at least as far as the one the cap stopped: at least as long.
-            with self.expecting(max(result.seconds, EXPECTED_SECONDS.get() or 0.0)):
+            with self.expecting(max(result.seconds, expected_seconds() or 0.0)):
                 return self.tlc(spec, timeout=timeout, deadlock=deadlock), None
         return result, (self._parsed(dot) if parse and dot and result.ok else None)
 

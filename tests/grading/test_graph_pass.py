@@ -185,7 +185,7 @@ def test_a_dump_past_the_cap_runs_again_only_for_a_verdict(tmp_path: Path) -> No
 
 def _recording_tlc(tools: TlaTools, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool, float, float | None]]:
     """Every TLC run ``tools`` makes from now on: (main module's first line, dumped, seconds, expected seconds)."""
-    from pytest_alias.tla.launcher import EXPECTED_SECONDS
+    from pytest_alias.tla.launcher import expected_seconds
 
     seen: list[tuple[str, bool, float, float | None]] = []
     real = tools._tlc
@@ -193,7 +193,7 @@ def _recording_tlc(tools: TlaTools, monkeypatch: pytest.MonkeyPatch) -> list[tup
     def recording(spec: SpecFiles, **options: Any) -> Any:
         result, dot = real(spec, **options)
         seen.append((spec.modules[spec.main].splitlines()[0], options["dump_graph"], result.seconds,
-                     EXPECTED_SECONDS.get()))
+                     expected_seconds()))
         return result, dot
 
     monkeypatch.setattr(tools, "_tlc", recording)

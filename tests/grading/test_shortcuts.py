@@ -371,6 +371,27 @@ def test_a_copy_of_the_reference_has_its_reverse_check_read_off_the_forward_one(
 
 
 
+def test_a_reference_with_notes_after_its_footer_and_the_module_alone_are_one_copy(
+        die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reference file with notes on past runs after its ``====`` (as tlaplus/Examples' Detlefs and
+    MacroQuicksort have) is read by SANY and TLC up to the footer: graded against itself, whose text
+    the extraction takes without the notes, it is still a copy, and its reverse check is read off."""
+    from dataclasses import replace
+
+    monkeypatch.setenv(switches.ENV, "on")
+    main = die_hard.original().main
+    noted = dict(die_hard.modules)
+    noted[main] = noted[main].rstrip("\n") + "\nChecked on a laptop with 2 workers:\n  16 states, depth 7\n"
+    task = replace(die_hard, modules=tuple(noted.items()))
+    condition = task.original()
+    tools = TlaTools(cache_dir=tmp_path)
+    entry = evaluate(Case(task, condition, 0, "replay"), condition.module_map[main], ["behavior"],
+                     grade_context(tools, timeout=60, mode="paper"))["grades"]["behavior"]
+    attempt = entry["details"]["attempts"][0]
+    assert entry["passed"] and attempt["reverse"] == "ok" and "by_copy" in attempt
+    assert tools.launches["tlc"] == 1
+
+
 def test_a_copy_of_a_reference_that_passed_its_self_check_runs_no_refinement_check(
         die_hard: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the run's self-check of the task passed (same mode and limit), a copy's identity mapping is

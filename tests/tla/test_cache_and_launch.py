@@ -228,6 +228,29 @@ def test_a_check_longer_than_the_quick_tier_runs_again_on_the_full_tier(tmp_path
     assert tools.tlc(counter(CFG.replace("Max = 3", "Max = 4")), deadlock=False, timeout=120).distinct_states == 5
 
 
+def test_a_block_whose_check_outran_the_quick_tier_starts_its_next_checks_on_the_full_tier(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grade's checks explore the same task's states: once one of them ran past the quick tier's
+    limit, the block's later checks go to the full tier at once instead of each losing that limit
+    first. Outside the block nothing is learned."""
+    from pytest_alias.tla import launcher as launch
+
+    monkeypatch.setattr(launch, "QUICK_SECONDS", 0.05)
+    tools = TlaTools(cache_dir=tmp_path, launcher="server", use_cache=False)
+    if tools.launcher.kind != "server":
+        pytest.skip(f"no tool server here: {tools.launcher.note}")
+    runner = tools.launcher
+    with tools.expecting(None):
+        assert launch.starts_quick()
+        assert tools.tlc(counter(CFG), deadlock=False, timeout=120).distinct_states == 4
+        assert runner.quick_retries == 1 and not launch.starts_quick()
+        assert tools.tlc(counter(CFG.replace("Max = 3", "Max = 4")), deadlock=False, timeout=120).distinct_states == 5
+        assert runner.quick_retries == 1  # no second try on the quick tier
+    assert launch.starts_quick() and launch.expected_seconds() is None
+    launch.learn_ran_long()  # outside a block: kept nowhere
+    assert launch.starts_quick()
+
+
 def test_a_retired_server_is_replaced_in_the_background(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A server that has run its share of checks exits off the check's path, and its successor,
     started in the background, takes the next check: same verdicts, one JVM start per retirement."""
@@ -467,15 +490,17 @@ def _jvms_under(folder: Path) -> list[str]:
     return mine
 
 
-def test_a_module_and_its_copy_without_the_trailing_comments_share_their_runs(tmp_path: Path) -> None:
-    """What follows a module's ``====`` when it is only line comments (the Toolbox's modification
-    history) is read by neither tool: a copy taken out of a model's answer reuses the original's SANY
-    and TLC runs. Other text after the footer keeps the runs apart."""
+def test_a_module_and_its_copy_without_what_follows_its_footer_share_their_runs(tmp_path: Path) -> None:
+    """What follows a module's ``====`` (the Toolbox's modification history, notes on past runs) is read
+    by neither tool: a copy taken out of a model's answer reuses the original's SANY and TLC runs. Text
+    before the header (it moves the lines errors quote) and a ``---- CONFIG`` block after the footer
+    (TLC's tests embed a cfg there) keep the runs apart."""
     from pytest_alias.grading.extract import extract_module
 
     tools = TlaTools(cache_dir=tmp_path)
     spec = counter(CFG)
-    main = spec.modules[spec.main].rstrip("\n") + "\n\\* Modification History\n\\* Created by someone\n\n"
+    main = (spec.modules[spec.main].rstrip("\n") + "\n\\* Modification History\n\\* Created by someone\n\n"
+            "Checked on a laptop with N = 3: 4 distinct states.\n")
     original = SpecFiles(spec.main, {**spec.modules, spec.main: main}, CFG)
     first = tools.tlc(original, timeout=60), tools.sany(original)
     copied = extract_module(f"Here it is:\n```tla\n{main}```\n").text
@@ -485,8 +510,10 @@ def test_a_module_and_its_copy_without_the_trailing_comments_share_their_runs(tm
     assert tools.launches["tlc"] == 1 and tools.launches["sany"] == 1 and again[0].cached and again[1].cached
     assert (again[0].status, again[0].distinct_states, again[1].ok) == (first[0].status, first[0].distinct_states,
                                                                         first[1].ok)
-    other = SpecFiles(spec.main, {**spec.modules, spec.main: copied + "Not a comment\n"}, CFG)
-    assert not tools.tlc(other, timeout=60).cached and tools.launches["tlc"] == 2
+    for apart in ("\\* notes before the header\n" + copied, copied + "---- CONFIG Counter ----\nINIT Init\n====\n"):
+        ran = tools.launches["tlc"]
+        assert not tools.tlc(SpecFiles(spec.main, {**spec.modules, spec.main: apart}, CFG), timeout=60).cached
+        assert tools.launches["tlc"] == ran + 1
 
 
 def test_the_quick_tier_sizes_tlcs_fingerprint_set_unless_the_caller_did() -> None:
