@@ -40,6 +40,7 @@ from ..cir.rename import apply_renaming, collect_identifiers
 from ..tasks.model import Condition, Task
 from ..tasks.selection import behavior_exclusion
 from ..tla.cfg import CfgError, parse_cfg
+from ..tla.launcher import expected_seconds
 from ..tla.runner import TlaTools, default_tools
 from ..vocabulary import TLC_TIMEOUT_S
 from ..tla.specfiles import SpecFiles
@@ -269,8 +270,10 @@ def reference_self_grade(condition: Condition, *, tools: TlaTools, mode: str, ti
     """The positive control of appendix J: ``condition``'s reference graded by behavior against itself.
     The one place it is made: a run's self-check (``run/coverage``, which caches it) and
     ``validate-grader``'s ``self`` row both call it. ``shortcuts``: None reads ``ALIAS_SHORTCUTS``."""
-    # The reference's own check, cached by its verification, says whether these checks run long.
-    with tools.expecting(tools.cached_tlc_seconds(condition.spec(), timeout=timeout)):
+    # The reference's own check, cached by its verification, says whether these checks run long; else
+    # what the caller expects (a state count the suite records: see run.coverage).
+    cached = tools.cached_tlc_seconds(condition.spec(), timeout=timeout)
+    with tools.expecting(cached if cached is not None else expected_seconds()):
         return guarded_grade(condition.module_map[condition.main], condition, "behavior", mode=mode, tools=tools,
                              timeout=timeout, shortcuts=switches.enabled() if shortcuts is None else shortcuts)
 

@@ -29,6 +29,7 @@ from ..models.store import GenerationStore
 from ..records import Record
 from ..tasks.suites import SuiteReport
 from ..tla.cache import default_cache_dir
+from ..tla.launcher import seconds_for_states
 from ..tla.runner import TlaTools, default_tools
 from ..tla.toolchain import find_jar
 from .config import RunConfig
@@ -287,9 +288,11 @@ class Workspace:
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
                          if coverage is not None and case.task.id in coverage.not_gradeable else {})
         timeout = self.tlc_limit(case.task)
-        # The reference's own check (cached when the condition was verified) says how long this task's
-        # checks run, which picks the tool server's tier; never part of a verdict.
-        with self.tools.expecting(self._expected_seconds(case.condition, timeout)):
+        # The reference's own check (cached when the condition was verified), else the state count the
+        # suite records, says how long this task's checks run, which picks the tool server's tier; never
+        # part of a verdict.
+        expected = self._expected_seconds(case.condition, timeout)
+        with self.tools.expecting(expected if expected is not None else seconds_for_states(case.task.expected_distinct)):
             record = evaluate(case, generation.text, self.config.grades, self.grade_context(case, timeout, coverage),
                               generation=generation_fields(generation), not_gradeable=not_gradeable,
                               output_bytes=output_bytes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -34,6 +35,7 @@ def load_tlabench(root: Path, kind: str, wanted: list[str] | None, skipped: list
         raise SuiteError(f"{root}: no specs/gold/ folder; tlabench: wants a clone of the TLA+-Bench release")
     rows = _tlabench_manifest(root / "manifest.jsonl")
     _check_kind(root, kind, rows)
+    counts = _audited_counts(root / AUDIT_FILE)
     index, texts = _tlabench_index(root / "specs")
     by_id: dict[str, list[Path]] = {}
     for path in sorted(gold.glob("*.tla")):
@@ -53,7 +55,7 @@ def load_tlabench(root: Path, kind: str, wanted: list[str] | None, skipped: list
             continue
         task = _tlabench_task(root, spec_id, paths, rows.get(spec_id, {}), kind, index, texts, skipped)
         if task is not None:
-            tasks.append(task)
+            tasks.append(replace(task, expected_distinct=counts.get((spec_id, _tlabench_main(paths).name))))
     return tasks
 
 
@@ -73,6 +75,27 @@ def _tlabench_manifest(path: Path) -> dict[str, dict[str, Any]]:
             raise SuiteError(f"{path}:{number}: a row needs a spec_id")
         rows[tlabench_id(row["spec_id"])] = row
     return rows
+
+
+#: The release's record of each gold reference's distinct states under TLC (``spec_id``, ``file``,
+#: ``status``, ``distinct``): what a run knows of a reference's cost before checking it (the order of
+#: work and the JVM tier, never a verdict).
+AUDIT_FILE = Path("outputs") / "audit" / "fixture_audit.json"
+
+
+def _audited_counts(path: Path) -> dict[tuple[str, str], int]:
+    """The audit file's distinct-state counts by (id, gold file name) (none when the file is absent or
+    not of that shape: it only orders work)."""
+    try:
+        rows = parse_json(read_text(path)) if path.is_file() else []
+    except (SuiteError, ValueError):
+        return {}
+    counts: dict[tuple[str, str], int] = {}
+    for row in rows if isinstance(rows, list) else []:
+        if (isinstance(row, dict) and row.get("status") == "pass" and isinstance(row.get("file"), str)
+                and isinstance(row.get("distinct"), int) and row["distinct"] > 0 and "spec_id" in row):
+            counts[(tlabench_id(row["spec_id"]), row["file"])] = row["distinct"]
+    return counts
 
 
 def _check_kind(root: Path, kind: str, rows: Mapping[str, Mapping[str, Any]]) -> None:

@@ -336,6 +336,21 @@ def test_tlabench_default_kind(tlabench: Path) -> None:
         task.spec()
 
 
+def test_tlabench_reads_each_references_state_count_from_the_release_audit(tlabench: Path) -> None:
+    """The release's ``outputs/audit/fixture_audit.json`` records each gold file's distinct states: the
+    run orders its work and picks a JVM tier by it. A row that did not pass, counted 0 or names another
+    file gives no count, and a damaged file gives none at all (it never decides a verdict)."""
+    audit = tlabench / "outputs" / "audit" / "fixture_audit.json"
+    write(audit, json.dumps([{"spec_id": "10", "file": "10_Counter.tla", "status": "pass", "distinct": 3},
+                             {"spec_id": "2", "file": "2_Other.tla", "status": "pass", "distinct": 9},
+                             {"spec_id": "7", "file": "7_Base_MC.tla", "status": "pass", "distinct": 0},
+                             {"spec_id": "853", "status": "no_cfg"}]))
+    counts = {task.id: task.expected_distinct for task in load_suite(f"tlabench:{tlabench}")}
+    assert counts == {"2": None, "7": None, "10": 3, "853": None}
+    write(audit, "[{not json")
+    assert {task.expected_distinct for task in load_suite(f"tlabench:{tlabench}")} == {None}
+
+
 def test_tlabench_kinds_and_ids(tlabench: Path) -> None:
     assert load_suite(f"tlabench:{tlabench}#intent_claude")[0].description == "intent 2"
     assert load_suite(f"tlabench:{tlabench}", description_kind="intent_claude")[0].description == "intent 2"
