@@ -125,6 +125,10 @@ def split_modules(text: str | bytes) -> list[ModuleSpan]:
     return out
 
 
+#: A cfg written into a ``.tla`` file after its module (``---- CONFIG Name ----``), which TLC's tests read.
+_EMBEDDED_CONFIG = re.compile(r"^\s*-{4,}\s*CONFIG\b", re.MULTILINE)
+
+
 @functools.lru_cache(maxsize=512)  # every run's cache key reads each of its modules: the same texts again and again
 def significant_text(text: str) -> str:
     """``text`` as SANY and TLC read it: through its first module's ``====`` footer, ending with one
@@ -139,5 +143,3 @@ def significant_text(text: str) -> str:
         return text
     return text[:spans[0].end] + "\n"
 
-
-_EMBEDDED_CONFIG = re.compile(r"^\s*-{4,}\s*CONFIG\b", re.MULTILINE)
