@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from ..grading.extract import extract_module
 from ..grading.memo import GradeMemo, memo_key
+from ..tla.launcher import seconds_for_states
 
 #: Multiples of the reference's own check time that each grade of an output costs.
 GRADE_WEIGHT = {"parse": 0.0, "name": 1.0, "behavior": 2.0}
@@ -25,18 +26,18 @@ SELF_CHECK_WEIGHT = 3.0
 BASE_SECONDS = 0.5
 #: When the reference's check time is not cached: assume a small spec.
 UNKNOWN_REFERENCE_SECONDS = 1.0
-#: Distinct states a reference's check explores per second, for a reference whose check time is not
-#: cached (a rough rate: TLC's start-up aside, small specs run at 5,000–50,000 states a second).
-STATES_PER_SECOND = 5_000.0
 
 
 def reference_seconds(cached_s: float | None, expected_distinct: int | None) -> float | None:
-    """How long the reference's own check runs: the cached time, else an estimate from its distinct states."""
+    """How long the reference's own check runs: the cached time, else an estimate from its distinct states
+    (at the rate the tool server's tier choice assumes, :func:`~..tla.launcher.seconds_for_states`)."""
     if cached_s is not None:
         return cached_s
     if expected_distinct is not None and expected_distinct > 0:
-        return BASE_SECONDS + expected_distinct / STATES_PER_SECOND
+        return BASE_SECONDS + (seconds_for_states(expected_distinct) or 0.0)
     return None
+
+
 #: A self-check expected to take at least this long is made in a thread beside the items (the
 #: controller's), so that it and the grading of the task's outputs run at once, not one after the other.
 BACKGROUND_SELF_CHECK_S = 10.0
