@@ -18,7 +18,7 @@ ON = ("1", "on", "true", "yes")
 OFF = ("0", "off", "false", "no")
 #: The shortcuts this build has, by name (what a record lists when they are on); see ``grading.shortcuts``.
 NAMES = ("cascade", "early_stop", "graph_filter", "graph_pass", "self_check", "dedupe", "parallel_setup", "longest_first",
-         "quick_jvm", "early_liveness", "pluscal_check")
+         "look_ahead", "quick_jvm", "early_liveness", "pluscal_check")
 
 
 def flag(variable: str, default: bool) -> bool:

@@ -43,6 +43,10 @@ verdict-preserving by construction:
   (:func:`~pytest_alias.cir.prepared.parallel_threads`) instead of one task at a time;
 * ``longest_first``: under ``-n``, items of tasks whose reference self-check took longest are sent
   first (:mod:`pytest_alias.plugin.scheduling`), so the run does not end with one worker busy;
+* ``look_ahead``: under ``-n``, a controller thread runs the name grade of the items to be sent last
+  with each TLC run stopped after a few seconds (:mod:`pytest_alias.run.probe`): an output whose check
+  outlasts that is sent next, and a check that ends is cached for its item to read (a stopped run is
+  a timeout, never cached); its own verdicts are thrown away;
 * ``quick_jvm``: SANY and TLC run first on a tool server that compiles with C1 only (later than
   usual, with the serial collector: see :data:`~pytest_alias.tla.launcher.TIER_FLAGS`), for at most
   :data:`~pytest_alias.tla.launcher.QUICK_SECONDS`; a check that needs longer runs again on the

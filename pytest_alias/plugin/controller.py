@@ -12,6 +12,7 @@ import pytest
 from ..errors import AliasError, usage_message
 from ..report.cost import estimate_lines
 from ..run.generation import write_replay_file
+from ..run.probe import start_probe
 from ..switches import enabled
 from .state import FLAG_PREFIX, GENERATIONS_KEY, RUN_STOPPERS, alias_case_of, live_progress, uncaptured
 from .transport import (COVERAGE_OUTPUT, PREPARED_INPUT, RUN_INPUT, decode_coverage, encode_payload,
@@ -29,6 +30,9 @@ class AliasController:
         self._costs: dict[str, float] = {}  # case id → the item's expected seconds, for the scheduler
         self._selected_tasks: list[str] = []  # the tasks whose self-checks the run's JSON reports
         self._background = False  # whether costly self-checks run in this process beside the items
+        self._longest_first = False  # whether xdist sends items by self._costs (see .scheduling)
+        self._sent: set[str] = set()  # case ids the scheduler has sent to a worker
+        self._probe: Any = None  # the look ahead at the outputs' costs (run.probe), under xdist only
 
     def _prepare(self, cases: list[Any]) -> dict:
         """Generate the selected samples (a dry run prints what that would send and cost, and ends the
@@ -100,6 +104,9 @@ class AliasController:
         """Before the summary: self-check the selected tasks no item checked (a worker that crashed, a
         run that grades no behavior but restricts its rates to covered tasks). Not after an interrupt."""
         stopped = bool(session.shouldstop or session.shouldfail) or session.exitstatus == pytest.ExitCode.INTERRUPTED
+        if self._probe is not None:
+            self._probe.stop()
+            self.workspace.probe_report = self._probe.report.to_dict()
         self.workspace.stop_background_self_checks(wait=not stopped)
         if not self._selected_tasks or stopped:
             return
@@ -126,11 +133,18 @@ class AliasController:
             return None
         from .scheduling import longest_first_scheduler  # start-up: it loads xdist's scheduler (~70 ms), used only under -n
 
-        return longest_first_scheduler(config, log, self.item_cost)
+        scheduler = longest_first_scheduler(config, log, self.item_cost, self.item_sent)
+        self._longest_first = scheduler is not None
+        return scheduler
 
     def item_cost(self, nodeid: str) -> float:
-        """An item's expected seconds (:meth:`~pytest_alias.run.Workspace.expected_costs`; 0 when unknown)."""
-        return self._costs.get(nodeid.rpartition("[")[2].rstrip("]"), 0.0)
+        """An item's expected seconds (:meth:`~pytest_alias.run.Workspace.expected_costs`, raised by the
+        look ahead at its output; 0 when unknown)."""
+        return self._costs.get(_case_id(nodeid), 0.0)
+
+    def item_sent(self, nodeid: str) -> None:
+        """The scheduler sent this item to a worker: the look ahead has nothing more to learn of it."""
+        self._sent.add(_case_id(nodeid))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
@@ -144,4 +158,12 @@ class AliasController:
             except RUN_STOPPERS as exc:
                 pytest.exit(f"alias: {usage_message(exc, FLAG_PREFIX)}", returncode=pytest.ExitCode.USAGE_ERROR)
             self.payload = encode_payload(generations, yield_cpu=self._background)
+            if self._longest_first:
+                self._probe = start_probe(self.workspace, [c for c in chosen if c is not None], generations,
+                                          self._costs, self._sent.__contains__)
         send_payload(node, self.payload)  # a restarted worker collects again and gets it again
+
+
+def _case_id(nodeid: str) -> str:
+    """The case id in an item's node id (``test_tla.py::test_tla[CASE]``)."""
+    return nodeid.rpartition("[")[2].rstrip("]")

@@ -16,9 +16,11 @@ from typing import Any, Callable
 from xdist.scheduler import LoadScheduling
 
 
-def longest_first_scheduler(config: Any, log: Any, cost: Callable[[str], float]) -> Any:
-    """An xdist ``LoadScheduling`` that sends the costliest pending items first (``cost``: node id → seconds);
-    None when this xdist lacks the method it builds on (xdist then uses its own)."""
+def longest_first_scheduler(config: Any, log: Any, cost: Callable[[str], float],
+                            on_sent: Callable[[str], None] | None = None) -> Any:
+    """An xdist ``LoadScheduling`` that sends the costliest pending items first (``cost``: node id →
+    seconds, asked again at each send, so an estimate raised meanwhile counts; ``on_sent`` hears each
+    node id as it goes out); None when this xdist lacks the method it builds on (xdist then uses its own)."""
     if not hasattr(LoadScheduling, "_send_tests"):
         return None
 
@@ -27,6 +29,9 @@ def longest_first_scheduler(config: Any, log: Any, cost: Callable[[str], float])
             if self.collection is not None:
                 collection = self.collection
                 self.pending.sort(key=lambda index: -cost(collection[index]))  # stable: ties keep their order
+                if on_sent is not None:
+                    for index in self.pending[:num]:  # what LoadScheduling sends now
+                        on_sent(collection[index])
             super()._send_tests(node, num)
 
     scheduler = LongestFirst(config, log)

@@ -92,6 +92,7 @@ class AliasSession:
                 "complete": not (self.interrupted or self.lost), "interrupted": self.interrupted,
                 "items_without_record": sorted(self.lost),
                 "cost": {"estimate": self.workspace.cost_estimate, "actual": actual_usage(self.sorted_records())},
+                "look_ahead": self.workspace.probe_report,  # which outputs were found long before they were sent
                 "agreement": self.agreement}
 
     def finish(self, session: pytest.Session) -> None:

@@ -56,6 +56,7 @@ class Workspace:
         self._expected: dict[tuple[str, str, float], float | None] = {}  # condition → its reference's check seconds
         self.skipped_line: str | None = None  # tasks the suite could not load, said once in the summary
         self.cost_estimate: dict[str, Any] | None = None  # made before generating (the run's JSON keeps it)
+        self.probe_report: dict[str, Any] | None = None  # the look ahead at outputs' costs (run.probe), under xdist
         self.generations: dict[tuple[str, str, int, str], Any] = {}  # every text this process generated or read
         #: This run's identity, the same in every xdist worker: a self-check failure the machine may have
         #: caused (a time limit) is shared between the run's processes under it, never with later runs.
@@ -288,11 +289,7 @@ class Workspace:
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
                          if coverage is not None and case.task.id in coverage.not_gradeable else {})
         timeout = self.tlc_limit(case.task)
-        # The reference's own check (cached when the condition was verified), else the state count the
-        # suite records, says how long this task's checks run, which picks the tool server's tier; never
-        # part of a verdict.
-        expected = self._expected_seconds(case.condition, timeout)
-        with self.tools.expecting(expected if expected is not None else seconds_for_states(case.task.expected_distinct)):
+        with self.tools.expecting(self.expected_check_seconds(case, timeout)):
             record = evaluate(case, generation.text, self.config.grades, self.grade_context(case, timeout, coverage),
                               generation=generation_fields(generation), not_gradeable=not_gradeable,
                               output_bytes=output_bytes)
@@ -310,6 +307,13 @@ class Workspace:
         if self.config.timeout_from_reference is not None:  # a deviation from the paper: each verdict names it
             record["tlc_limit"] = {"seconds": timeout, "from_reference": self.config.timeout_from_reference}
         return record
+
+    def expected_check_seconds(self, case: Case, timeout: float) -> float | None:
+        """How long ``case``'s checks are expected to run, which picks the tool server's tier (never part
+        of a verdict): the reference's own check (cached when the condition was verified), else the state
+        count the suite records."""
+        expected = self._expected_seconds(case.condition, timeout)
+        return expected if expected is not None else seconds_for_states(case.task.expected_distinct)
 
     def expected_costs(self, cases: Sequence[Case], generations: Mapping[tuple[str, str, int, str], Any]
                        ) -> dict[str, float]:

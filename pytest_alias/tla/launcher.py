@@ -503,6 +503,12 @@ def learn_ran_long() -> None:
         block.ran_long = True
 
 
+#: Stops every TLC run of the block now running after this many seconds (None: each run's own limit).
+#: Set by :meth:`~.runner.TlaTools.probing` for a look ahead at an output's cost: a run it stops is a
+#: timeout (never cached, never a verdict), and one that ends sooner is the run its own limit allows.
+PROBE_CAP: contextvars.ContextVar[float | None] = contextvars.ContextVar("alias_probe_cap", default=None)
+
+
 #: The fingerprint set's share of the heap on the quick tier (TLC's ``-fpmem``; its default is a
 #: quarter). TLC allocates the set's bucket index up front in proportion to it, which a tiny check
 #: pays for every time: measured on this project's 2-core machine, 120 tiny checks in one process,
@@ -835,11 +841,15 @@ class Launcher:
         """Run SANY or TLC with ``args`` (absolute paths) in ``workdir`` with its own ``tmpdir``;
         ``dump`` is the state-graph file the run writes, if any (held to its budget as it grows)."""
         started = time.monotonic()
+        cap = PROBE_CAP.get() if tool == "tlc" else None
+        capped = cap is not None and cap < timeout
+        if cap is not None and capped:
+            timeout = cap
         if self._class_dir is not None:
             quick = starts_quick()
             run = self._on_server("quick" if quick else "full", tool, quick_tier_args(tool, args) if quick else args,
                                   workdir, tmpdir, min(timeout, QUICK_SECONDS) if quick else timeout, dump)
-            if run is not None and quick and run.timed_out:
+            if run is not None and quick and run.timed_out and not capped:  # a probe learns enough from the try
                 self.quick_retries += 1
                 self.quick_retry_seconds += time.monotonic() - started
                 learn_ran_long()

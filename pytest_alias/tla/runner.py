@@ -23,7 +23,7 @@ from typing import Any, Sequence
 from .cache import RunCache, cache_disabled, content_key, default_cache_dir, files_digest, usable_cache_dir
 from .cfg import CfgError, UnsupportedKeyword, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import LabelGraph, StateGraph, parse_dot, parse_dot_labels
-from .launcher import (EXPECTATION, Expectation, Launcher, ToolRun, ToolRunError, environment_fault, expected_seconds,
+from .launcher import (EXPECTATION, PROBE_CAP, Expectation, Launcher, ToolRun, ToolRunError, environment_fault, expected_seconds,
                        get_launcher, heap_cap, machine_fault)
 from .library import needed_library
 from .modsplit import significant_text
@@ -142,6 +142,18 @@ class TlaTools:
             yield
         finally:
             EXPECTATION.reset(token)
+
+    @staticmethod
+    @contextlib.contextmanager
+    def probing(seconds: float) -> Any:
+        """Within this block, every TLC run stops after ``seconds`` at most (a timeout, never cached): a
+        look at how long an output's check runs. A run that ends sooner is cached under its own limit, as
+        if it had run outside the block, so the grade that asks for it later reads it."""
+        token = PROBE_CAP.set(seconds)
+        try:
+            yield
+        finally:
+            PROBE_CAP.reset(token)
 
     # ------------------------------------------------------------------ shared plumbing
 

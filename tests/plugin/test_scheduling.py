@@ -59,3 +59,23 @@ def test_the_self_check_time_is_kept_with_the_cached_check(tools, tmp_path) -> N
     assert first.covered == {"die-hard"} and first.seconds["die-hard"] > 0
     assert again.seconds["die-hard"] == pytest.approx(first.seconds["die-hard"], abs=0.001)
     assert "seconds" not in first.to_dict()  # the machine's, not the run's: not in the run's JSON
+
+
+def test_a_cost_raised_between_sends_counts_and_each_sent_item_is_heard(pytester: pytest.Pytester) -> None:
+    """The look ahead raises an item's cost while items run: the next send takes it; ``on_sent`` hears
+    each node id as it goes out, once."""
+    config = pytester.parseconfig("-p", "xdist", "--tx=2*popen", "--dist=load")
+    collection = [f"test_tla.py::test_tla[item{i}]" for i in range(8)]
+    costs: dict[str, float] = {}
+    heard: list[str] = []
+    scheduler: Any = longest_first_scheduler(config, None, lambda nodeid: costs.get(nodeid, 0.0), heard.append)
+    nodes = [FakeNode("gw0"), FakeNode("gw1")]
+    for node in nodes:
+        scheduler.add_node(node)
+        scheduler.add_node_collection(node, collection)
+    scheduler.schedule()
+    assert nodes[0].sent == [0, 1] and nodes[1].sent == [2, 3]
+    costs[collection[7]] = 300.0  # found long meanwhile
+    scheduler.mark_test_complete(nodes[0], 0)
+    assert nodes[0].sent[-1] == 7
+    assert heard == [collection[i] for i in (0, 1, 2, 3, 7)]
