@@ -242,5 +242,27 @@ def test_the_references_verification_counts_its_states_for_its_graph(tasks: dict
     before = verified.launches["tlc"]
     again, _ = reference_graph(verified, condition, ref_cfg, 60)
     assert graph is not None and again is not None and again.states == graph.states and again.edges == graph.edges
-    assert counted.launches["tlc"] == 2
+    # Under a SYMMETRY, R's check with its cfg runs first (its count of orbits, 45 here, is under the limit).
+    assert counted.launches["tlc"] == (3 if ref_cfg.symmetry else 2)
     assert verified.launches["tlc"] - before == (2 if ref_cfg.symmetry else 1)
+
+
+def test_a_count_under_symmetry_over_the_limit_needs_no_count_without_it(tasks: dict[str, Task], tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """two-phase-commit: 45 states under its SYMMETRY, 163 without. Over a limit of 40 the check with its cfg
+    shows it, and the count without the SYMMETRY never runs; over a limit of 100 that count decides."""
+    import pytest_alias.grading.extended as extended
+
+    condition = tasks["two-phase-commit"].original()
+    ref_cfg = parse_cfg(condition.cfg or "")
+    monkeypatch.setattr(extended, "MAX_GRAPH_STATES", 40)
+    tools = fresh_tools(tmp_path / "forty")
+    graph, why = reference_graph(tools, condition, ref_cfg, 60)
+    assert graph is None and why == ("the reference has more than 40 distinct states (45 under its cfg's SYMMETRY), "
+                                     "over the graph limit of 40")
+    assert tools.launches["tlc"] == 1
+    monkeypatch.setattr(extended, "MAX_GRAPH_STATES", 100)
+    tools = fresh_tools(tmp_path / "hundred")
+    graph, why = reference_graph(tools, condition, ref_cfg, 60)
+    assert graph is None and why == "the reference has 163 distinct states, over the graph limit of 100"
+    assert tools.launches["tlc"] == 2

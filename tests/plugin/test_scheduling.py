@@ -26,17 +26,23 @@ class FakeNode:
         self.shutting_down = True
 
 
-def test_the_costliest_items_go_out_first(pytester: pytest.Pytester) -> None:
-    config = pytester.parseconfig("-p", "xdist", "--tx=2*popen", "--dist=load")
-    collection = [f"test_tla.py::test_tla[item{i}]" for i in range(12)]
-    costs = {collection[3]: 50.0, collection[9]: 40.0, collection[10]: 40.0}
-    scheduler: Any = longest_first_scheduler(config, None, lambda nodeid: costs.get(nodeid, 0.0))
+def _scheduled(config: Any, collection: list[str], cost: Any, on_sent: Any = None) -> tuple[Any, list[FakeNode]]:
+    """The longest-first scheduler over two fake workers that collected ``collection``, after its first sends."""
+    scheduler: Any = longest_first_scheduler(config, None, cost, on_sent)
     assert scheduler is not None
     nodes = [FakeNode("gw0"), FakeNode("gw1")]
     for node in nodes:
         scheduler.add_node(node)
         scheduler.add_node_collection(node, collection)
     scheduler.schedule()
+    return scheduler, nodes
+
+
+def test_the_costliest_items_go_out_first(pytester: pytest.Pytester) -> None:
+    config = pytester.parseconfig("-p", "xdist", "--tx=2*popen", "--dist=load")
+    collection = [f"test_tla.py::test_tla[item{i}]" for i in range(12)]
+    costs = {collection[3]: 50.0, collection[9]: 40.0, collection[10]: 40.0}
+    scheduler, nodes = _scheduled(config, collection, lambda nodeid: costs.get(nodeid, 0.0))
     # Two items per worker at first (xdist's chunk): the slowest three lead, then collection order.
     assert nodes[0].sent == [3, 9] and nodes[1].sent == [10, 0]
     while scheduler.pending:  # as items finish, the scheduler refills in the same order
@@ -68,12 +74,7 @@ def test_a_cost_raised_between_sends_counts_and_each_sent_item_is_heard(pytester
     collection = [f"test_tla.py::test_tla[item{i}]" for i in range(8)]
     costs: dict[str, float] = {}
     heard: list[str] = []
-    scheduler: Any = longest_first_scheduler(config, None, lambda nodeid: costs.get(nodeid, 0.0), heard.append)
-    nodes = [FakeNode("gw0"), FakeNode("gw1")]
-    for node in nodes:
-        scheduler.add_node(node)
-        scheduler.add_node_collection(node, collection)
-    scheduler.schedule()
+    scheduler, nodes = _scheduled(config, collection, lambda nodeid: costs.get(nodeid, 0.0), heard.append)
     assert nodes[0].sent == [0, 1] and nodes[1].sent == [2, 3]
     costs[collection[7]] = 300.0  # found long meanwhile
     scheduler.mark_test_complete(nodes[0], 0)
