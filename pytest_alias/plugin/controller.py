@@ -19,6 +19,10 @@ from .transport import (COVERAGE_OUTPUT, PREPARED_INPUT, RUN_INPUT, decode_cover
                         encode_prepared, send_payload)
 
 
+#: What an item's expected seconds drop by while its task's self-check is still to come (see ``item_cost``).
+LATER = 1e9
+
+
 class AliasController:
     """The controller's (or the only process's) share of the work: prepare once, generate once, hand
     the texts to the workers, and gather their self-checks."""
@@ -33,12 +37,14 @@ class AliasController:
         self._longest_first = False  # whether xdist sends items by self._costs (see .scheduling)
         self._sent: set[str] = set()  # case ids the scheduler has sent to a worker
         self._probe: Any = None  # the look ahead at the outputs' costs (run.probe), under xdist only
+        self._task_of: dict[str, str] = {}  # case id → its task id
 
     def _prepare(self, cases: list[Any]) -> dict:
         """Generate the selected samples (a dry run prints what that would send and cost, and ends the
         session) and estimate each item's cost. No item waits for a self-check here: the costly ones
         start in a thread beside the items, and each task's first item makes the others."""
         selected = [case for case in cases if case is not None and not case.skip_reason]
+        self._task_of = {case.id: case.task.id for case in selected}
         self._selected_tasks = sorted({case.task.id for case in selected})
         if self.workspace.config.dry_run:
             self._dry_run(selected)
@@ -139,8 +145,13 @@ class AliasController:
 
     def item_cost(self, nodeid: str) -> float:
         """An item's expected seconds (:meth:`~pytest_alias.run.Workspace.expected_costs`, raised by the
-        look ahead at its output; 0 when unknown)."""
-        return self._costs.get(_case_id(nodeid), 0.0)
+        look ahead at its output; 0 when unknown), less :data:`LATER` while its task's self-check is still
+        to be made beside the items: the item would grade, then hold its worker idle until that
+        self-check is made, so the other items go first (ties among such items keep their costs' order)."""
+        case_id = _case_id(nodeid)
+        cost = self._costs.get(case_id, 0.0)
+        task_id = self._task_of.get(case_id)
+        return cost - LATER if task_id is not None and self.workspace.self_check_coming(task_id) else cost
 
     def item_sent(self, nodeid: str) -> None:
         """The scheduler sent this item to a worker: the look ahead has nothing more to learn of it."""

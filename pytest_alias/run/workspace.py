@@ -63,6 +63,7 @@ class Workspace:
         self.run_uid = uuid.uuid4().hex
         self._coverage_lock = threading.Lock()  # items and the background self-checks both add to it
         self._background: Any = None  # the executor making the costly self-checks beside the items
+        self._in_background: set[str] = set()  # tasks whose self-check the background thread is still to make
 
     # ---------------------------------------------------------------- shared objects
 
@@ -247,11 +248,19 @@ class Workspace:
                 self.check_references([task_id], wait=False)
             except SelfCheckPending:  # an item is making it
                 pass
+            finally:
+                self._in_background.discard(task_id)
 
+        self._in_background.update(task.id for task in chosen)
         self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="alias-self-check")
         for task in chosen:
             self._background.submit(make, task.id)
         return [task.id for task in chosen]
+
+    def self_check_coming(self, task_id: str) -> bool:
+        """Whether ``task_id``'s self-check is still to be made by this process's background thread: its
+        items would only wait for it at their end, holding a worker (the scheduler sends them later)."""
+        return task_id in self._in_background
 
     def stop_background_self_checks(self, *, wait: bool = True) -> None:
         """Let the background self-checks finish (``wait``), or drop those not started (an interrupt)."""
@@ -284,7 +293,10 @@ class Workspace:
         grades do not wait for the task's self-check (see :meth:`_reference_check`): when it is still
         to come, its verdict is applied once it is known — the same record either way."""
         started = time.perf_counter()
-        coverage, finish = self._reference_check(case, generation.text or "")
+        # A model error is recorded as one whatever the task's self-check says: its item neither makes
+        # nor waits for it, so its worker goes on to the next item (the run checks what no item did).
+        coverage, finish = ((self._coverage, None) if getattr(generation, "error", None)
+                            else self._reference_check(case, generation.text or ""))
         self_check_s = time.perf_counter() - started
         not_gradeable = ({"behavior": coverage.not_gradeable[case.task.id]}
                          if coverage is not None and case.task.id in coverage.not_gradeable else {})
@@ -324,12 +336,15 @@ class Workspace:
         timeout = self.config.timeout
         # A task's first item (original condition, lowest sample) is the one expected to self-check it.
         for case in sorted(cases, key=lambda c: (c.task.id, c.condition.kind != "original", c.sample, c.id)):
+            generation = generations.get(case.key)
+            if generation is not None and getattr(generation, "error", None):
+                costs[case.id] = 0.0  # recorded as a model error: no tool runs, no self-check (see grade)
+                continue
             makes = (self.needs_coverage() and case.task.id not in first_seen and case.condition.cfg is not None
                      and not self.self_check_in_background(case.task)
                      and not self_check_stored(case.task.original(), tools=self.tools, mode=self.config.mode,
                                                timeout=timeout, cache_root=self.cache_root, run_uid=self.run_uid))
             first_seen.add(case.task.id)
-            generation = generations.get(case.key)
             known = (generation is not None and self.config.shortcuts and bool(generation.text)
                      and graded_before(generation.text, case.condition, self.config.grades,
                                        self.grade_context(case, timeout, None)))

@@ -94,11 +94,11 @@ def test_the_probe_marks_a_long_output_and_leaves_a_short_ones_check_to_its_item
     workspace = _workspace(tmp_path, samples=2)
     short, endless = workspace.cases()
     texts = {short.id: _die_hard_reference() + "\n\\* sample one\n", endless.id: endless_die_hard()}
-    costs = {short.id: 1.0, endless.id: 1.0}
+    costs = {short.id: 0.1, endless.id: 0.1}
     look = OutputProbe(workspace, [short, endless], texts, costs, sent=lambda case_id: False)
     look._run()  # the thread's work, here in the test's thread
     assert look.report.probed == 2 and look.report.long == [endless.id]
-    assert costs[endless.id] == long_output_cost(60, ("name",)) > costs[short.id] > 1.0
+    assert costs[endless.id] == long_output_cost(60, ("name",)) > costs[short.id] > 0.1  # its measured seconds
     record = workspace.grade(short, Generation(texts[short.id], "reference"))
     name = record["grades"]["name"]
     assert name["passed"] and name["details"]["tlc_cached"]  # the probe's run, read back: not run again

@@ -228,3 +228,18 @@ def test_a_failure_with_a_timed_out_check_is_the_machines_even_when_its_reason_i
                         {"attempts": [{"forward": "violated"}], "stage": "mapping"}, 1.0)
     assert not machine_made(plain) and storable(plain)
     assert not machine_made(GradeResult("behavior", True, None, violated, 1.0))
+
+
+def test_a_model_error_neither_makes_nor_waits_for_its_tasks_self_check(tmp_path: Path) -> None:
+    """Its record is a model error whatever the self-check says, so its worker goes on at once; the
+    scheduler expects it to cost nothing."""
+    from pytest_alias.models.base import Generation
+
+    workspace = _workspace(tmp_path, "die-hard")
+    case = workspace.cases()[0]
+    record = workspace.grade(case, Generation.failed("reference", "the provider refused"))
+    assert record["grades"]["behavior"]["reason"].startswith("model error:")
+    assert record["timings"]["self_check_wait_s"] == 0.0
+    assert not self_check_stored(case.task.original(), tools=workspace.tools, mode="paper", timeout=300,
+                                 cache_root=workspace.cache_root, run_uid=workspace.run_uid)
+    assert workspace.expected_costs([case], {case.key: Generation.failed("reference", "x")}) == {case.id: 0.0}

@@ -80,3 +80,21 @@ def test_a_cost_raised_between_sends_counts_and_each_sent_item_is_heard(pytester
     scheduler.mark_test_complete(nodes[0], 0)
     assert nodes[0].sent[-1] == 7
     assert heard == [collection[i] for i in (0, 1, 2, 3, 7)]
+
+
+def test_items_whose_self_check_is_still_to_come_go_after_the_others() -> None:
+    """While the controller's thread has a task's self-check still to make, its items would only grade and
+    then hold their worker waiting for it: the other items go first, and once it is made, the costs hold."""
+    from types import SimpleNamespace
+
+    from pytest_alias.plugin.controller import AliasController
+
+    coming = {"big"}
+    controller = AliasController(None, SimpleNamespace(self_check_coming=coming.__contains__))  # type: ignore[arg-type]
+    controller._costs = {"big-s0": 500.0, "big-s1": 400.0, "small-s0": 2.0, "error-s0": 0.0}
+    controller._task_of = {"big-s0": "big", "big-s1": "big", "small-s0": "small", "error-s0": "error"}
+    ids = [f"test_tla.py::test_tla[{case}]" for case in controller._costs]
+    order = sorted(ids, key=lambda nodeid: -controller.item_cost(nodeid))
+    assert [nodeid.split("[")[1][:-1] for nodeid in order] == ["small-s0", "error-s0", "big-s0", "big-s1"]
+    coming.clear()  # the self-check is made
+    assert controller.item_cost(ids[0]) == 500.0
