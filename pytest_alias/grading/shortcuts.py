@@ -42,7 +42,9 @@ verdict-preserving by construction:
 * ``parallel_setup``: condition preparation and the references' self-checks run one thread per core
   (:func:`~pytest_alias.cir.prepared.parallel_threads`) instead of one task at a time;
 * ``longest_first``: under ``-n``, items of tasks whose reference self-check took longest are sent
-  first (:mod:`pytest_alias.plugin.scheduling`), so the run does not end with one worker busy;
+  first (:mod:`pytest_alias.plugin.scheduling`), so the run does not end with one worker busy; those
+  whose task's self-check the controller's thread is still to make go after the others, and a model
+  error, which neither makes nor waits for a self-check, costs nothing;
 * ``look_ahead``: under ``-n``, a controller thread runs the name grade of the items to be sent last
   with each TLC run stopped after a few seconds (:mod:`pytest_alias.run.probe`): an output whose check
   outlasts that is sent next, and a check that ends is cached for its item to read (a stopped run is

@@ -3,7 +3,9 @@
 xdist's ``load`` distribution hands items out in collection order, in chunks of a quarter of each
 worker's share, so a run of the paper's shape can end with one worker grading a slow task's last
 outputs while the others idle. Here the pending items are kept ordered by their expected cost
-(:mod:`pytest_alias.run.costs`, known before the first item is sent), most expensive first (ties keep
+(:mod:`pytest_alias.run.costs`, known before the first item is sent, and asked again at each send:
+the look ahead at outputs raises it, see :mod:`pytest_alias.run.probe`, and an item whose self-check
+is still to come waits, see ``AliasController.item_cost``), most expensive first (ties keep
 collection order), and handed out a few at a time (``--maxschedchunk`` 1 unless given: xdist then
 keeps two items per worker), so no worker holds a queue of long poles while another idles. Only the
 order of work changes, never what an item does. Imported only when xdist builds its scheduler.
