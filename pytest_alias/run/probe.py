@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, MutableMapping, Sequence
 
 from ..grading.validation import guarded_grade
-from .costs import BASE_SECONDS, GRADE_WEIGHT
+from .costs import item_cost
 from .coverage import SelfCheckPending
 
 #: How long the probe lets an output's TLC run go before it calls the output long: a few times what
@@ -43,12 +43,13 @@ class ProbeReport:
 def long_output_cost(timeout: float, grades: Sequence[str]) -> float:
     """The expected seconds of an item whose output's check outlasted the probe: it may run to the limit
     in each of its TLC grades (an order, never a verdict: such items go first)."""
-    return BASE_SECONDS + timeout * sum(GRADE_WEIGHT.get(g, 1.0) for g in grades)
+    return measured_cost(timeout, grades)
 
 
 def measured_cost(tlc_seconds: float, grades: Sequence[str]) -> float:
-    """The expected seconds of an item whose output's name check the probe saw end in ``tlc_seconds``."""
-    return BASE_SECONDS + tlc_seconds * sum(GRADE_WEIGHT.get(g, 1.0) for g in grades)
+    """The expected seconds of an item whose output's name check the probe saw end in ``tlc_seconds``: as
+    :func:`~.costs.item_cost` counts a reference's check of that length."""
+    return item_cost(tlc_seconds, grades, makes_self_check=False, graded_before=False)
 
 
 def probe_order(cases: Sequence[Any], costs: MutableMapping[str, float]) -> list[Any]:
