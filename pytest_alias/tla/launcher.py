@@ -21,6 +21,7 @@ import atexit
 import contextvars
 import ctypes
 import hashlib
+import math
 import os
 import re
 import select
@@ -493,6 +494,16 @@ def expected_seconds() -> float | None:
     """How long the checks now being run are expected to take (see :class:`Expectation`)."""
     block = EXPECTATION.get()
     return None if block is None else block.seconds
+
+
+def slot_priority() -> float:
+    """How long the check about to wait for a TLC slot is expected to run (see :mod:`.slots`): infinite
+    once its block ran long (a look ahead or the quick tier saw it), else the block's expectation,
+    0 when unknown. Only an order of work, never a verdict's input."""
+    block = EXPECTATION.get()
+    if block is None:
+        return 0.0
+    return math.inf if block.ran_long else (block.seconds or 0.0)
 
 
 def learn_ran_long() -> None:

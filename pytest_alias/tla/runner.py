@@ -24,7 +24,7 @@ from .cache import RunCache, cache_disabled, content_key, default_cache_dir, fil
 from .cfg import CfgError, UnsupportedKeyword, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import LabelGraph, StateGraph, parse_dot, parse_dot_labels
 from .launcher import (EXPECTATION, PROBE_CAP, Expectation, Launcher, ToolRun, ToolRunError, environment_fault, expected_seconds,
-                       get_launcher, heap_cap, machine_fault)
+                       get_launcher, heap_cap, learn_ran_long, machine_fault, slot_priority)
 from .library import needed_library
 from .modsplit import significant_text
 from .sany import SanyError, SanyResult, parse_sany_output
@@ -366,6 +366,11 @@ class TlaTools:
             entry = self._cached(self._tlc_key(spec, cfg_text, tlc_flags, True, timeout))
         return entry if entry is not None and entry.get("exceeded") is None else None
 
+    def _outlasted_probe(self, key: str) -> bool:
+        """Whether the look ahead (:meth:`probing`) stopped the check of ``key`` at its cap: a mark in the
+        run cache, which the controller's probe writes and the workers read."""
+        return self.use_cache and self.cache.get(_outlasted_key(key)) is not None
+
     def _tlc(
         self, spec: SpecFiles, *, workers: int, deadlock: bool, timeout: float, dump_graph: bool, flags: Sequence[str]
     ) -> tuple[TlcResult, str | None]:
@@ -385,6 +390,10 @@ class TlaTools:
             result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],
                               launcher=entry["launcher"], cached=True, flags=tuple(tlc_flags))
             return _too_large(result, entry.get("exceeded")), _entry_dot(entry)
+        cap = PROBE_CAP.get()
+        probing = cap is not None and cap < timeout
+        if not probing and self._outlasted_probe(key):
+            learn_ran_long()  # the look ahead saw this very check outlast its cap: no try on the quick tier
         with stage(spec, cfg_text, self.library(spec)) as staged:
             assert staged.cfg is not None
             # The cfg is staged as MAIN.cfg beside MAIN.tla, where every TLC version looks by default
@@ -398,8 +407,11 @@ class TlaTools:
             dot_file = dot_base.with_suffix(".dot")
             # The dump is held to its budget while TLC writes it: an infinite state space is stopped
             # at the budget, never left to fill the disk until the time limit. One run per core (see
-            # .slots): the limit measures this run's work, not its neighbours'.
-            with tlc_slot(self.cache_dir / SLOTS_FOLDER) as waited:
+            # .slots): the limit measures this run's work, not its neighbours'. The look ahead's runs
+            # take no slot: one thread, each run stopped after a few seconds, and waiting behind a
+            # self-check that holds a slot for minutes is what kept it from finding a long output early.
+            slot = contextlib.nullcontext(0.0) if probing else tlc_slot(self.cache_dir / SLOTS_FOLDER, slot_priority())
+            with slot as waited:
                 self.tool_seconds["tlc_slot_wait"] += waited
                 run = _unstaged(self.launcher.run("tlc", args, staged.workdir, staged.tmpdir, timeout,
                                                   dump=dot_file if dump_graph else None), staged)
@@ -414,9 +426,17 @@ class TlaTools:
             wanted = dump_graph and not run.timed_out and run.exceeded is None and dot_file.is_file()
             dot = dot_file.read_text("utf-8", "replace") if wanted else None
         self._store(key, run, {**_stored_dot(dot), "exceeded": run.exceeded})
+        if probing and run.timed_out and self.use_cache:
+            self.cache.put(_outlasted_key(key), {"cap_seconds": cap})
         result = classify(run.output, run.exit_code, run.timed_out, run.seconds, launcher=run.launcher,
                           flags=tuple(tlc_flags))
         return _too_large(result, run.exceeded), dot
+
+
+def _outlasted_key(key: str) -> str:
+    """The run-cache key of the mark that a look ahead stopped the check of ``key`` (a choice of JVM tier,
+    never a verdict)."""
+    return content_key("tlc-outlasted-probe", run=key)
 
 
 def _tlc_flags(workers: int, cfg_flags: Sequence[str], flags: Sequence[str], deadlock: bool) -> list[str]:

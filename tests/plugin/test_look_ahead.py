@@ -57,6 +57,18 @@ def test_a_capped_run_stops_there_and_is_never_cached(tmp_path: Path) -> None:
     assert tools.cached_check(spec, timeout=120) is None  # the cap's doing, not the spec's: nothing kept
 
 
+def test_a_check_the_probe_stopped_skips_the_quick_tier_when_it_runs_for_real(tmp_path: Path) -> None:
+    tools = TlaTools(cache_dir=tmp_path)
+    spec = SpecFiles("Counter", {"Counter": COUNTER}, "INIT Init\nNEXT Next\n")
+    with tools.probing(1.0):
+        assert tools.tlc(spec, timeout=4).status == "timeout"
+    with tools.expecting(None):  # an item's grade: nothing known of the reference
+        result = tools.tlc(spec, timeout=4)
+    # Without the probe's mark the quick tier would try it for its whole 4 s first, then retry it.
+    assert result.status == "timeout" and not result.cached
+    assert getattr(tools.launcher, "quick_retries", 0) == 0
+
+
 def test_a_run_that_ends_under_the_cap_is_the_one_its_limit_allows(tmp_path: Path) -> None:
     tools = TlaTools(cache_dir=tmp_path)
     bounded = COUNTER.replace("Next == n' = n + 1", "Next == n < 40 /\\ n' = n + 1")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import uuid
@@ -9,7 +10,7 @@ import uuid
 import pytest
 
 from pytest_alias.tla.runner import TlaTools
-from pytest_alias.tla.slots import SLOTS_FOLDER, slot_count, tlc_slot
+from pytest_alias.tla.slots import SLOTS_FOLDER, STALE_SECONDS, TICKETS_FOLDER, slot_count, tlc_slot
 from specs import module
 
 
@@ -55,3 +56,85 @@ def test_a_folder_that_cannot_hold_locks_runs_without_a_slot(tmp_path) -> None:
     blocker.write_text("not a folder")
     with tlc_slot(blocker / "slots") as waited:
         assert waited == 0.0
+
+
+def test_a_freed_slot_goes_to_the_longest_expected_check_first(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ALIAS_TLC_SLOTS", "1")
+    folder = tmp_path / SLOTS_FOLDER
+    order: list[str] = []
+    release = threading.Event()
+    held = threading.Event()
+
+    def holder() -> None:
+        with tlc_slot(folder):
+            held.set()
+            release.wait(10.0)
+
+    def waiter(name: str, priority: float) -> None:
+        with tlc_slot(folder, priority):
+            order.append(name)
+
+    threads = [threading.Thread(target=holder)]
+    threads[0].start()
+    assert held.wait(5.0)
+    # A short check comes first, then a long one; both wait while the only slot is held.
+    for name, priority in (("short", 1.0), ("long", 300.0), ("short too", 1.0)):
+        thread = threading.Thread(target=waiter, args=(name, priority))
+        thread.start()
+        threads.append(thread)
+        time.sleep(0.3)
+    assert order == [] and len(list((folder / TICKETS_FOLDER).glob("*.wait"))) == 3
+    release.set()
+    for thread in threads:
+        thread.join(10.0)
+    assert order == ["long", "short", "short too"]
+    assert list((folder / TICKETS_FOLDER).glob("*.wait")) == []  # every ticket withdrawn
+
+
+def test_a_ticket_no_one_refreshes_holds_no_one_back(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ALIAS_TLC_SLOTS", "1")
+    tickets = tmp_path / SLOTS_FOLDER / TICKETS_FOLDER
+    tickets.mkdir(parents=True)
+    stale = tickets / "inf_1_999999_1.wait"  # a run killed while it waited for a slot
+    stale.write_bytes(b"")
+    then = time.time() - STALE_SECONDS - 1
+    os.utime(stale, (then, then))
+    with tlc_slot(tmp_path / SLOTS_FOLDER, 0.0) as waited:
+        assert waited < 2.0
+    assert not stale.exists()
+    fresh = tickets / "inf_1_999999_1.wait"  # the same ticket, refreshed: it goes first
+    fresh.write_bytes(b"")
+    started = time.perf_counter()
+    with tlc_slot(tmp_path / SLOTS_FOLDER, 0.0):  # waits until it is no longer fresh
+        assert time.perf_counter() - started >= STALE_SECONDS - 1
+
+
+def test_two_runs_expected_as_long_both_get_the_slot_in_turn(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 0.1446 s is written as 0.145 in a ticket's name: each must rank itself as the other reads it, or
+    # both wait behind each other for ever (seen in a run before the rank was read back from the name).
+    monkeypatch.setenv("ALIAS_TLC_SLOTS", "1")
+    folder = tmp_path / SLOTS_FOLDER
+    served: list[int] = []
+    release = threading.Event()
+    held = threading.Event()
+
+    def holder() -> None:
+        with tlc_slot(folder):
+            held.set()
+            release.wait(10.0)
+
+    def waiter(index: int) -> None:
+        with tlc_slot(folder, 0.1446):
+            served.append(index)
+
+    first = threading.Thread(target=holder)
+    first.start()
+    assert held.wait(5.0)
+    waiters = [threading.Thread(target=waiter, args=(index,)) for index in range(2)]
+    for thread in waiters:
+        thread.start()
+        time.sleep(0.2)
+    release.set()
+    for thread in [first, *waiters]:
+        thread.join(5.0)
+    assert served == [0, 1]
