@@ -4,7 +4,7 @@
                                            [--tasks N | --task-ids ID,ID] [--quick] [--samples 5]
                                            [--timeout 300] [--workers 2] [--json OUT.json]
                                            [--before CHECKOUT | --only-on] [--max-runtime SECONDS]
-                                           [--warm-samples N]
+                                           [--warm-samples N] [--real-data DIR]
 
 Two workloads, each graded by the same arms (below); ``--workload both`` runs both and prints each
 one's figures and a closing table that sets them side by side (wall time, seconds per verdict,
@@ -20,6 +20,7 @@ workload is original-condition only (``--alias-conditions=original``): a renamed
 have no recorded text to replay. ``--tasks N`` keeps the first N task ids (in numeric order) that
 have outputs, ``--task-ids`` the ids named; ``--samples`` and ``--suite`` do not apply (each model
 replays every sample the data holds). Each output's kind in the per-kind figures is its model.
+``--real-data DIR`` replays another folder of the same layout (outputs held back from the repository).
 
 Synthetic workload (``--workload synthetic``, unchanged): outputs made from each condition's own
 reference, described next.
@@ -614,6 +615,9 @@ def main() -> int:
                              "only); synthetic: the docstring's mix; both (default: real when its data exists)")
     parser.add_argument("--suite", default="builtin",
                         help="synthetic workload: builtin, or examples:PATH (a tlaplus/Examples clone)")
+    parser.add_argument("--real-data", type=Path, default=REAL_DATA,
+                        help="real workload: a folder laid out as benchmarks/data/tlabench_real (outputs.jsonl, "
+                             "manifest.jsonl, specs/, descriptions/), e.g. outputs held back from this repository")
     parser.add_argument("--tasks", type=int, default=None, help="only the first N tasks (with a cfg)")
     parser.add_argument("--task-ids", default=None, help="only these task ids (ID,ID,...)")
     parser.add_argument("--quick", action="store_true", help="4 tasks, 2 samples: a smoke run of a few minutes")
@@ -638,7 +642,8 @@ def main() -> int:
     if args.quick:
         args.tasks, args.samples = args.tasks or 4, 2
     if args.workload is None:
-        args.workload = "real" if (REAL_DATA / "outputs.jsonl").is_file() else "synthetic"
+        args.workload = "real" if (args.real_data / "outputs.jsonl").is_file() else "synthetic"
+    args.real_data = args.real_data.resolve()
     if args.max_runtime is not None and not args.suite.startswith("examples:"):
         parser.error("--max-runtime needs --suite examples:PATH")
     task_ids = args.task_ids.split(",") if args.task_ids else None
@@ -648,7 +653,7 @@ def main() -> int:
         for name in names:
             folder = Path(scratch) / name
             folder.mkdir()
-            workload = real_workload(folder, task_ids, args.tasks) if name == "real" else \
+            workload = real_workload(folder, task_ids, args.tasks, args.real_data) if name == "real" else \
                 synthetic_workload(folder, args, task_ids)
             runs.append(run_workload(workload, folder, args))
     for run in runs:

@@ -106,3 +106,21 @@ def test_two_outputs_replay_through_the_plugin(tmp_path: Path) -> None:
     assert set(records) == set(chosen)
     for task in chosen:
         assert records[task]["grades"]["parse"]["passed"] is outputs[task]["released"]["sany_pass"], task
+
+
+def test_the_bench_replays_another_folder_of_the_same_layout(tmp_path: Path) -> None:
+    """``--real-data DIR``: outputs held back from the repository, laid out as this folder, are the
+    workload (their tasks, their texts), not the folder in the repository."""
+    from bench_paper_scale import real_workload
+
+    held_back = tmp_path / "held-back"
+    subprocess.run(["cp", "-r", str(DATA), str(held_back)], check=True)
+    kept = [row for row in _rows("outputs.jsonl") if row["model"] == "gpt-5" and row["task"] in ("891", "746")]
+    (held_back / "outputs.jsonl").write_text("".join(json.dumps(row) + "\n" for row in kept), encoding="utf-8")
+    folder = tmp_path / "work"
+    folder.mkdir()
+    workload = real_workload(folder, None, None, held_back)
+    assert workload.chosen == ["746", "891"] and workload.mix == {"gpt-5": 2}
+    assert str(held_back) in workload.suite
+    replayed = [json.loads(line) for line in workload.replays[0].read_text().splitlines()]
+    assert sorted(row["text"] for row in replayed) == sorted(row["text"] for row in kept)

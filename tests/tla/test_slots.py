@@ -6,6 +6,7 @@ import os
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -58,12 +59,11 @@ def test_a_folder_that_cannot_hold_locks_runs_without_a_slot(tmp_path) -> None:
         assert waited == 0.0
 
 
-def test_a_freed_slot_goes_to_the_longest_expected_check_first(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ALIAS_TLC_SLOTS", "1")
-    folder = tmp_path / SLOTS_FOLDER
-    order: list[str] = []
-    release = threading.Event()
-    held = threading.Event()
+def _served_in_turn(folder: Path, waiters: list[tuple[str, float]]) -> list[str]:
+    """The order in which runs ``waiters`` (name, expected seconds), come one after another while the
+    only slot is held, get it once it is freed."""
+    served: list[str] = []
+    release, held = threading.Event(), threading.Event()
 
     def holder() -> None:
         with tlc_slot(folder):
@@ -72,23 +72,28 @@ def test_a_freed_slot_goes_to_the_longest_expected_check_first(tmp_path, monkeyp
 
     def waiter(name: str, priority: float) -> None:
         with tlc_slot(folder, priority):
-            order.append(name)
+            served.append(name)
 
     threads = [threading.Thread(target=holder)]
     threads[0].start()
     assert held.wait(5.0)
-    # A short check comes first, then a long one; both wait while the only slot is held.
-    for name, priority in (("short", 1.0), ("long", 300.0), ("short too", 1.0)):
-        thread = threading.Thread(target=waiter, args=(name, priority))
-        thread.start()
-        threads.append(thread)
+    for name, priority in waiters:
+        threads.append(threading.Thread(target=waiter, args=(name, priority)))
+        threads[-1].start()
         time.sleep(0.3)
-    assert order == [] and len(list((folder / TICKETS_FOLDER).glob("*.wait"))) == 3
+    assert served == [] and len(list((folder / TICKETS_FOLDER).glob("*.wait"))) == len(waiters)
     release.set()
     for thread in threads:
         thread.join(10.0)
-    assert order == ["long", "short", "short too"]
     assert list((folder / TICKETS_FOLDER).glob("*.wait")) == []  # every ticket withdrawn
+    return served
+
+
+def test_a_freed_slot_goes_to_the_longest_expected_check_first(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ALIAS_TLC_SLOTS", "1")
+    # A short check comes first, then a long one, then another short one.
+    served = _served_in_turn(tmp_path / SLOTS_FOLDER, [("short", 1.0), ("long", 300.0), ("short too", 1.0)])
+    assert served == ["long", "short", "short too"]
 
 
 def test_a_ticket_no_one_refreshes_holds_no_one_back(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,7 +107,7 @@ def test_a_ticket_no_one_refreshes_holds_no_one_back(tmp_path, monkeypatch: pyte
     with tlc_slot(tmp_path / SLOTS_FOLDER, 0.0) as waited:
         assert waited < 2.0
     assert not stale.exists()
-    fresh = tickets / "inf_1_999999_1.wait"  # the same ticket, refreshed: it goes first
+    fresh = tickets / "inf_1_999999_1.wait"  # a fresh ticket of a longer check holds it back until stale
     fresh.write_bytes(b"")
     started = time.perf_counter()
     with tlc_slot(tmp_path / SLOTS_FOLDER, 0.0):  # waits until it is no longer fresh
@@ -113,28 +118,4 @@ def test_two_runs_expected_as_long_both_get_the_slot_in_turn(tmp_path, monkeypat
     # 0.1446 s is written as 0.145 in a ticket's name: each must rank itself as the other reads it, or
     # both wait behind each other for ever (seen in a run before the rank was read back from the name).
     monkeypatch.setenv("ALIAS_TLC_SLOTS", "1")
-    folder = tmp_path / SLOTS_FOLDER
-    served: list[int] = []
-    release = threading.Event()
-    held = threading.Event()
-
-    def holder() -> None:
-        with tlc_slot(folder):
-            held.set()
-            release.wait(10.0)
-
-    def waiter(index: int) -> None:
-        with tlc_slot(folder, 0.1446):
-            served.append(index)
-
-    first = threading.Thread(target=holder)
-    first.start()
-    assert held.wait(5.0)
-    waiters = [threading.Thread(target=waiter, args=(index,)) for index in range(2)]
-    for thread in waiters:
-        thread.start()
-        time.sleep(0.2)
-    release.set()
-    for thread in [first, *waiters]:
-        thread.join(5.0)
-    assert served == [0, 1]
+    assert _served_in_turn(tmp_path / SLOTS_FOLDER, [("first", 0.1446), ("second", 0.1446)]) == ["first", "second"]
