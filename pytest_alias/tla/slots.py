@@ -128,27 +128,31 @@ def tlc_slot(folder: Path, priority: float = 0.0) -> Iterator[float]:
     # In line before the first try, so that a run just come does not take a slot a longer one waits for.
     ticket = _ticket(folder / TICKETS_FOLDER, priority)
     try:
-        while True:
-            if ticket is not None:
-                ticket.refresh()
-            if ticket is None or not ticket.outranked():
-                for lock in locks:
-                    try:
-                        lock.acquire(timeout=0)
-                    except Timeout:
-                        continue
-                    except OSError:  # the lock file cannot be made: no slot, as for an unusable folder
-                        yield 0.0
-                        return
-                    if ticket is not None:
-                        ticket.withdraw()
-                        ticket = None
-                    try:
-                        yield time.perf_counter() - started
-                    finally:
-                        lock.release()
-                    return
-            time.sleep(POLL_SECONDS)
+        lock: FileLock | None = _wait_for_slot(locks, ticket)
+    except OSError:  # the lock files cannot be made: no slot, as for an unusable folder
+        lock = None
     finally:
         if ticket is not None:
             ticket.withdraw()
+    if lock is None:
+        yield 0.0
+        return
+    try:
+        yield time.perf_counter() - started
+    finally:
+        lock.release()
+
+
+def _wait_for_slot(locks: list[FileLock], ticket: Ticket | None) -> FileLock:
+    """Take the first free slot once no fresh ticket outranks ``ticket`` (refreshed meanwhile)."""
+    while True:
+        if ticket is not None:
+            ticket.refresh()
+        if ticket is None or not ticket.outranked():
+            for lock in locks:
+                try:
+                    lock.acquire(timeout=0)
+                except Timeout:
+                    continue
+                return lock
+        time.sleep(POLL_SECONDS)
