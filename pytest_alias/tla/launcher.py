@@ -520,6 +520,12 @@ def learn_ran_long() -> None:
 PROBE_CAP: contextvars.ContextVar[float | None] = contextvars.ContextVar("alias_probe_cap", default=None)
 
 
+def probe_cap(timeout: float) -> float | None:
+    """The look ahead's cap on a TLC run of limit ``timeout`` (None: the run has its own limit)."""
+    cap = PROBE_CAP.get()
+    return cap if cap is not None and cap < timeout else None
+
+
 #: The fingerprint set's share of the heap on the quick tier (TLC's ``-fpmem``; its default is a
 #: quarter). TLC allocates the set's bucket index up front in proportion to it, which a tiny check
 #: pays for every time: measured on this project's 2-core machine, 120 tiny checks in one process,
@@ -852,9 +858,9 @@ class Launcher:
         """Run SANY or TLC with ``args`` (absolute paths) in ``workdir`` with its own ``tmpdir``;
         ``dump`` is the state-graph file the run writes, if any (held to its budget as it grows)."""
         started = time.monotonic()
-        cap = PROBE_CAP.get() if tool == "tlc" else None
-        capped = cap is not None and cap < timeout
-        if cap is not None and capped:
+        cap = probe_cap(timeout) if tool == "tlc" else None
+        capped = cap is not None
+        if cap is not None:
             timeout = cap
         if self._class_dir is not None:
             quick = starts_quick()

@@ -24,7 +24,7 @@ from .cache import RunCache, cache_disabled, content_key, default_cache_dir, fil
 from .cfg import CfgError, UnsupportedKeyword, adapt_for_tlc, parse_cfg, render_cfg
 from .graph import LabelGraph, StateGraph, parse_dot, parse_dot_labels
 from .launcher import (EXPECTATION, PROBE_CAP, Expectation, Launcher, ToolRun, ToolRunError, environment_fault, expected_seconds,
-                       get_launcher, heap_cap, learn_ran_long, machine_fault, slot_priority)
+                       get_launcher, heap_cap, learn_ran_long, machine_fault, probe_cap, slot_priority)
 from .library import needed_library
 from .modsplit import significant_text
 from .sany import SanyError, SanyResult, parse_sany_output
@@ -390,8 +390,8 @@ class TlaTools:
             result = classify(entry["output"], entry["exit_code"], False, entry["seconds"],
                               launcher=entry["launcher"], cached=True, flags=tuple(tlc_flags))
             return _too_large(result, entry.get("exceeded")), _entry_dot(entry)
-        cap = PROBE_CAP.get()
-        probing = cap is not None and cap < timeout
+        cap = probe_cap(timeout)
+        probing = cap is not None
         if not probing and self._outlasted_probe(key):
             learn_ran_long()  # the look ahead saw this very check outlast its cap: no try on the quick tier
         with stage(spec, cfg_text, self.library(spec)) as staged:
